@@ -1,0 +1,1 @@
+"""Pure-Python rules engines (no Django). See ``core`` for the interface."""

@@ -1,0 +1,264 @@
+"""The interface every Herald rules engine implements, and what engines share.
+
+An engine is pure Python: no Django, no I/O, no clock, no global random.
+The site, the bots, the clocks and the tests only ever talk to a game
+through an :class:`Engine` object (see ``games.engine.registry``), so a new
+game plugs in without a branch anywhere else.
+
+Shape, in the spirit of OpenSpiel's ``State``:
+
+* ``new_game(options, players, seed) -> state``
+* ``pending(state) -> list[Decision]``: who must answer what now.
+* ``legal_moves(state, player) -> list[dict]``: one source of legality.
+* ``check(state, player, move)``: raises :class:`IllegalMove`.
+* ``apply(state, player, move) -> list[Event]``: atomic; an illegal move
+  raises and leaves the state exactly as it was.
+* ``view(state, viewer) -> dict``: what that seat (``None`` = spectator)
+  may know; after the game ends, everything.
+* ``result(state) -> Result | None``.
+
+Moves are JSON objects in the notation of ``shared/rules/<game>-moves.md``;
+the ``player`` key of the notation is passed separately as ``player``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+Move = dict[str, Any]
+
+#: Seat index used for spectators in ``view``.
+SPECTATOR: None = None
+
+
+class EngineError(Exception):
+    """Base class of every error an engine raises on purpose."""
+
+
+class InvalidOptions(EngineError, ValueError):
+    """Game options outside the rules (player count, kingdom, ...).
+
+    ``str(err)`` is a sentence a player can read.
+    """
+
+
+class IllegalMove(EngineError):
+    """A move the rules do not allow now; the state is unchanged.
+
+    Attributes:
+        reason: a sentence, in English, that a player understands
+            ("You have no Action left to play Smithy.").
+        code: a short machine-readable tag ("no_actions", "not_your_decision")
+            that pages and translations can key on.
+    """
+
+    def __init__(self, reason: str, code: str = "illegal") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+
+
+@dataclass(slots=True)
+class Decision:
+    """One open question the game waits on.
+
+    Attributes:
+        player: the seat that must answer.
+        kind: what is asked ("turn", "discard", "trash", "gain", "reveal_moat",
+            "yes_no", ...); engines document their kinds.
+        prompt: an English sentence for logs and tests; pages translate from
+            ``kind``, ``source`` and ``params`` instead.
+        options: the legal answers' material: card names (a multiset, for
+            choices from a hand), pile names (for gains), ``["yes", "no"]``.
+        min, max: how many of ``options`` a ``choose`` answer must name.
+        source: the card or rule that asks (``"Militia"``).
+        params: extra data for the prompt (``{"limit": 4}``).
+        out_of_turn: true when the seat answers outside its own turn
+            (a Moat reveal, a Militia discard): the clock rules treat such
+            decisions differently from the turn itself.
+    """
+
+    player: int
+    kind: str
+    prompt: str
+    options: list[str] = field(default_factory=list)
+    min: int = 0
+    max: int = 0
+    source: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
+    out_of_turn: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the decision as plain JSON-ready data."""
+        return {
+            "player": self.player,
+            "kind": self.kind,
+            "prompt": self.prompt,
+            "options": list(self.options),
+            "min": self.min,
+            "max": self.max,
+            "source": self.source,
+            "params": dict(self.params),
+            "out_of_turn": self.out_of_turn,
+        }
+
+
+@dataclass(slots=True)
+class Event:
+    """Something that happened, in language-free form.
+
+    Attributes:
+        kind: "draw", "gain", "trash", "play", "buy", "shuffle", ...
+        player: the seat it concerns, or ``None`` for the game itself.
+        data: details (``{"cards": ["Copper", "Gold"]}``).
+        private_to: ``None`` when every viewer may see ``data``; otherwise
+            the only seat that may, while everyone else sees ``redacted``.
+        redacted: what the other viewers see of a private event
+            (``{"count": 2}``), or ``None`` to hide the event from them.
+    """
+
+    kind: str
+    player: int | None
+    data: dict[str, Any] = field(default_factory=dict)
+    private_to: int | None = None
+    redacted: dict[str, Any] | None = None
+
+    def for_viewer(self, viewer: int | None, reveal_all: bool = False) -> dict[str, Any] | None:
+        """Return the event as ``viewer`` may see it, or ``None`` if hidden.
+
+        Args:
+            viewer: a seat index, or ``None`` for a spectator.
+            reveal_all: true once the game is over and nothing is secret.
+        """
+        if self.private_to is None or reveal_all or viewer == self.private_to:
+            return {"kind": self.kind, "player": self.player, **self.data}
+        if self.redacted is None:
+            return None
+        return {"kind": self.kind, "player": self.player, **self.redacted}
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the full event (for storage; never send it to a viewer)."""
+        return {
+            "kind": self.kind,
+            "player": self.player,
+            "data": self.data,
+            "private_to": self.private_to,
+            "redacted": self.redacted,
+        }
+
+
+@dataclass(slots=True)
+class Result:
+    """The outcome of a finished game.
+
+    Attributes:
+        scores: final score per seat (index = seat).
+        ranks: 1-based finishing rank per seat; tied seats share a rank.
+        winners: seats ranked 1.
+        details: game-specific extras (turns taken, tie-break values).
+    """
+
+    scores: list[int]
+    ranks: list[int]
+    winners: list[int]
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+def ranks_from_keys(keys: list[tuple[Any, ...]]) -> list[int]:
+    """Rank seats by a sort key, higher keys first; equal keys share a rank.
+
+    ``keys[i]`` is seat i's key, e.g. ``(score, -turns)``. Returns the
+    1-based competition ranks ("1, 1, 3").
+    """
+    order = sorted(range(len(keys)), key=lambda i: keys[i], reverse=True)
+    ranks = [0] * len(keys)
+    for pos, seat in enumerate(order):
+        if pos and keys[seat] == keys[order[pos - 1]]:
+            ranks[seat] = ranks[order[pos - 1]]
+        else:
+            ranks[seat] = pos + 1
+    return ranks
+
+
+class Rng:
+    """The game's only source of randomness, held in the state.
+
+    Each draw uses a generator derived from ``(seed, counter)``, so one new
+    draw never shifts any later one's sequence except by its position, the
+    same seed and draws give the same results in every process (no hash
+    randomisation is involved), and the object pickles as two integers.
+    """
+
+    __slots__ = ("seed", "counter")
+
+    def __init__(self, seed: int, counter: int = 0) -> None:
+        if not isinstance(seed, int) or seed < 0:
+            raise InvalidOptions("The seed must be a non-negative integer.")
+        self.seed = seed
+        self.counter = counter
+
+    def _next(self) -> random.Random:
+        self.counter += 1
+        return random.Random((self.seed << 24) ^ self.counter)
+
+    def shuffle(self, items: list[Any]) -> None:
+        """Shuffle ``items`` in place."""
+        self._next().shuffle(items)
+
+    def randrange(self, n: int) -> int:
+        """Return an integer in ``[0, n)``."""
+        return self._next().randrange(n)
+
+    def sample(self, items: list[Any], k: int) -> list[Any]:
+        """Return ``k`` distinct items of ``items`` in random order."""
+        return self._next().sample(items, k)
+
+    def __getstate__(self) -> tuple[int, int]:
+        return (self.seed, self.counter)
+
+    def __setstate__(self, st: tuple[int, int]) -> None:
+        self.seed, self.counter = st
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rng) and (self.seed, self.counter) == (other.seed, other.counter)
+
+    def __repr__(self) -> str:
+        return f"Rng(seed={self.seed}, counter={self.counter})"
+
+
+class Engine(Protocol):
+    """What every game engine provides; see the module docstring.
+
+    ``kind`` names the game ("dominion"); ``version`` is stored with each
+    game so recorded logs are replayed by the engine they were made with.
+    ``bots`` maps a bot name to a function ``(view, rng) -> move`` where
+    ``view`` is what ``player_view`` returns for the bot's seat.
+    """
+
+    kind: str
+    version: int
+    min_players: int
+    max_players: int
+    bots: dict[str, Any]
+
+    def new_game(self, options: dict[str, Any], players: int, seed: int) -> Any: ...
+
+    def pending(self, state: Any) -> list[Decision]: ...
+
+    def legal_moves(self, state: Any, player: int) -> list[Move]: ...
+
+    def check(self, state: Any, player: int, move: Move) -> None: ...
+
+    def apply(self, state: Any, player: int, move: Move) -> list[Event]: ...
+
+    def view(self, state: Any, viewer: int | None) -> dict[str, Any]: ...
+
+    def player_view(self, state: Any, player: int) -> Any: ...
+
+    def result(self, state: Any) -> Result | None: ...
+
+    def is_over(self, state: Any) -> bool: ...
+
+    def normalize_options(self, options: dict[str, Any], players: int, seed: int) -> dict[str, Any]: ...
