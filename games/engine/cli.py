@@ -1,0 +1,109 @@
+"""Command-line plumbing shared by the engines' scenario and simulate tools.
+
+``run_scenario_main`` implements the contract of ``shared/rules/*-moves.md``:
+print the resulting position as one JSON object and exit 0; print
+``{"error": {"move": K, "message": ...}}`` and exit 3 when move K is
+refused; exit 2 with a message on standard error for a malformed file.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from games.engine.core import EngineError, IllegalMove
+
+EXIT_OK = 0
+EXIT_MALFORMED = 2
+EXIT_REFUSED = 3
+
+
+class MalformedScenario(Exception):
+    """The scenario file cannot be read as a position and moves."""
+
+
+def run_scenario(
+    scenario: dict[str, Any],
+    build: Callable[[dict[str, Any]], Any],
+    apply: Callable[[Any, int, dict[str, Any]], Any],
+    report: Callable[[Any], dict[str, Any]],
+) -> tuple[int, dict[str, Any]]:
+    """Play a scenario; return ``(exit_code, output_object)``.
+
+    Args:
+        scenario: the parsed file (``setup``, ``moves``, ``expect``).
+        build: setup dict -> state; raises ``MalformedScenario`` or
+            ``EngineError`` for a setup it cannot build.
+        apply: ``(state, player, move)`` -> anything; raises ``IllegalMove``.
+        report: state -> the output keys of the notation file.
+
+    Raises:
+        MalformedScenario: the setup or a move is not of the right shape.
+    """
+    if not isinstance(scenario, dict) or not isinstance(scenario.get("setup", {}), dict):
+        raise MalformedScenario("a scenario is a JSON object with a 'setup' object")
+    moves = scenario.get("moves", [])
+    if not isinstance(moves, list):
+        raise MalformedScenario("'moves' must be a list")
+    try:
+        state = build(scenario.get("setup", {}))
+    except EngineError as e:
+        raise MalformedScenario(f"setup refused: {e}") from e
+    for k, move in enumerate(moves):
+        if not isinstance(move, dict) or "player" not in move:
+            raise MalformedScenario(f"move {k} must be an object with a 'player'")
+        body = {key: v for key, v in move.items() if key != "player"}
+        try:
+            apply(state, move["player"], body)
+        except IllegalMove as e:
+            return EXIT_REFUSED, {"error": {"move": k, "message": e.reason}}
+    return EXIT_OK, report(state)
+
+
+def scenario_main(
+    argv: Sequence[str],
+    build: Callable[[dict[str, Any]], Any],
+    apply: Callable[[Any, int, dict[str, Any]], Any],
+    report: Callable[[Any], dict[str, Any]],
+) -> int:
+    """Entry point for ``python -m games.engine.<game>.scenario FILE``."""
+    if len(argv) != 1:
+        print("usage: python -m games.engine.<game>.scenario FILE.json", file=sys.stderr)
+        return EXIT_MALFORMED
+    try:
+        with open(argv[0], encoding="utf-8") as f:
+            scenario = json.load(f)
+        code, out = run_scenario(scenario, build, apply, report)
+    except (OSError, ValueError, MalformedScenario) as e:
+        print(f"malformed scenario {argv[0]}: {e}", file=sys.stderr)
+        return EXIT_MALFORMED
+    print(json.dumps(out, ensure_ascii=False, sort_keys=True))
+    return code
+
+
+def report_simulation(
+    n_games: int,
+    elapsed_s: float,
+    bots: Sequence[str],
+    wins: Sequence[float],
+    mean_turns: Sequence[float],
+    out: Any = None,
+) -> None:
+    """Print per-bot wins and mean turns, then ``N games in T s: R games/s``.
+
+    ``wins`` counts a shared win as a fraction (1/k for a k-way tie).
+    """
+    out = out or sys.stdout
+    for i, (name, w, t) in enumerate(zip(bots, wins, mean_turns)):
+        pct = 100.0 * w / n_games if n_games else 0.0
+        print(f"seat {i} {name}: {w:g} wins ({pct:.1f}%), mean turns {t:.1f}", file=out)
+    rate = n_games / elapsed_s if elapsed_s > 0 else float("inf")
+    print(f"{n_games} games in {elapsed_s:.2f} s: {rate:.1f} games/s", file=out)
+
+
+def timer() -> float:
+    """Return a monotonic time in seconds (for simulation reports only)."""
+    return time.perf_counter()
