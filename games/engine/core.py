@@ -78,6 +78,9 @@ class Decision:
         out_of_turn: true when the seat answers outside its own turn
             (a Moat reveal, a Militia discard): the clock rules treat such
             decisions differently from the turn itself.
+        answer: the move that answers it: "move" (any turn move of the
+            notation), "choose" (a multiset of ``options``), "gain" (one of
+            ``options``), "yes_no"; engines may add their own.
     """
 
     player: int
@@ -89,6 +92,7 @@ class Decision:
     source: str = ""
     params: dict[str, Any] = field(default_factory=dict)
     out_of_turn: bool = False
+    answer: str = "move"
 
     def to_dict(self) -> dict[str, Any]:
         """Return the decision as plain JSON-ready data."""
@@ -102,6 +106,7 @@ class Decision:
             "source": self.source,
             "params": dict(self.params),
             "out_of_turn": self.out_of_turn,
+            "answer": self.answer,
         }
 
 
