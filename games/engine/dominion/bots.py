@@ -1,0 +1,312 @@
+"""Computer players for Dominion.
+
+Each bot is a function ``(view, rng) -> move``: ``view`` is the
+:class:`~games.engine.dominion.engine.PlayerView` of the bot's seat (it
+exposes only what that player may know), ``rng`` a ``core.Rng`` or
+``random.Random`` owned by the caller. A bot is only asked when its seat
+owes a decision or has the turn; it returns one legal move.
+
+* ``random``: uniform over the legal turn moves, and a uniformly sized
+  random subset for card choices (for fuzzing).
+* ``big_money``: Province at $8, Gold at $6-7, Silver at $3-5, Duchy late.
+* ``smart``: Big Money plus the kingdom's best cards, with a sensible
+  answer to every decision (shared by every bot for out-of-turn answers,
+  and used by the clock to answer for a player who ran out of time).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine.dominion.cards import ACTIONS, COST, TREASURES, VICTORIES
+from games.engine.dominion.engine import PlayerView, choose_answers
+
+Move = dict[str, Any]
+
+END_TURN: Move = {"act": "end_turn"}
+PLAY_TREASURES: Move = {"act": "play_treasures"}
+
+
+# ---------------------------------------------------------------------------
+# random
+
+
+def random_bot(view: PlayerView, rng: Any) -> Move:
+    """A uniformly random legal move (card choices: a random size, then a random subset)."""
+    d = view.decision
+    if d is not None:
+        if d.answer == "yes_no":
+            return {"act": "yes" if rng.randrange(2) else "no"}
+        if d.answer == "gain":
+            return {"act": "gain", "card": d.options[rng.randrange(len(d.options))]}
+        k = d.min + rng.randrange(d.max - d.min + 1)
+        return {"act": "choose", "cards": rng.sample(list(d.options), k)}
+    moves = view.turn_moves()
+    return moves[rng.randrange(len(moves))]
+
+
+# ---------------------------------------------------------------------------
+# Shared judgement
+
+
+def _late(view: PlayerView) -> int:
+    """How close the game is to its end: Provinces left (fewer = later)."""
+    return view.pile("Province")
+
+
+def _junk_order(card: str, view: PlayerView) -> tuple[int, int]:
+    """Sort key: the worse a card is to keep in hand, the smaller."""
+    if card == "Curse":
+        return (0, 0)
+    if card in VICTORIES:
+        return (1, COST[card])
+    if card == "Copper":
+        return (2, 0)
+    if card in ACTIONS and view.actions == 0 and view.my_turn is False:
+        return (4, COST[card])
+    return (3 + (card in TREASURES), COST[card])
+
+
+def _worst(cards: list[str], k: int, view: PlayerView) -> list[str]:
+    return sorted(cards, key=lambda c: _junk_order(c, view))[:k]
+
+
+def _money_density(view: PlayerView) -> float:
+    cards = view.my_cards()
+    total = sum(cards.values()) or 1
+    return sum(cards[c] * {"Copper": 1, "Silver": 2, "Gold": 3}.get(c, 0) for c in cards) / total
+
+
+def _gain_choice(view: PlayerView, options: list[str]) -> str:
+    """The best card to gain among ``options`` (Workshop, Feast, Remodel, Mine)."""
+    ranked = sorted(options, key=lambda c: _gain_value(view, c), reverse=True)
+    return ranked[0]
+
+
+def _gain_value(view: PlayerView, card: str) -> float:
+    late = _late(view)
+    if card == "Curse":
+        return -10
+    if card == "Province":
+        return 100
+    if card == "Duchy":
+        return 40 if late <= 4 else 5
+    if card == "Estate":
+        return 30 if late <= 2 else -1
+    if card == "Gardens":
+        return 35 if late <= 4 else 6
+    if card == "Copper":
+        return -0.5
+    want = _KINGDOM_VALUE.get(card, 0)
+    if card in TREASURES:
+        return {"Silver": 10, "Gold": 50}.get(card, 0)
+    return want
+
+
+# How much the smart bot wants one copy of a kingdom card (relative to Silver = 10).
+_KINGDOM_VALUE = {
+    "Witch": 45, "Laboratory": 30, "Market": 26, "Festival": 18, "Council Room": 24, "Smithy": 22,
+    "Library": 21, "Militia": 20, "Moneylender": 14, "Mine": 12, "Bureaucrat": 12, "Spy": 8,
+    "Village": 9, "Woodcutter": 9, "Cellar": 6, "Moat": 11, "Throne Room": 8, "Workshop": 7,
+    "Feast": 9, "Remodel": 8, "Chapel": 5, "Chancellor": 9, "Adventurer": 11, "Thief": 4,
+}
+# Terminal Actions (they use up the Action): the bot keeps few of them.
+_TERMINAL = {"Witch", "Council Room", "Smithy", "Library", "Militia", "Moneylender", "Mine",
+             "Bureaucrat", "Woodcutter", "Moat", "Workshop", "Feast", "Remodel", "Chapel",
+             "Chancellor", "Adventurer", "Thief"}
+_DRAWERS = ("Witch", "Council Room", "Smithy", "Library", "Moat")
+
+
+def answer(view: PlayerView, rng: Any = None) -> Move:
+    """A sensible answer to the bot's open decision (every kind the engine asks)."""
+    d = view.decision
+    assert d is not None
+    kind, options = d.kind, list(d.options)
+    if d.answer == "yes_no":
+        if kind == "reveal_moat":
+            return {"act": "yes"}  # Moat costs nothing to reveal
+        if kind == "chancellor":
+            return {"act": "yes"}
+        if kind == "library":
+            # Keep drawing for money when no Action is left to play the card.
+            return {"act": "yes" if view.actions == 0 else "no"}
+        if kind == "spy":
+            card, target = d.params.get("card", ""), d.params.get("target")
+            bad = card in VICTORIES or card in ("Curse", "Copper")
+            mine = target == view.me
+            return {"act": "yes" if bad == mine else "no"}
+        return {"act": "no"}
+    if d.answer == "gain":
+        return {"act": "gain", "card": _gain_choice(view, options)}
+    if kind == "discard" and d.source == "Militia":
+        return {"act": "choose", "cards": _worst(options, d.min, view)}
+    if kind == "discard" and d.source == "Cellar":
+        return {"act": "choose", "cards": [c for c in options if c in VICTORIES or c == "Curse"]}
+    if kind == "trash" and d.source == "Chapel":
+        return {"act": "choose", "cards": _chapel_choice(view, options)[: d.max]}
+    if kind == "trash" and d.source == "Remodel":
+        return {"act": "choose", "cards": [_remodel_choice(view, options)]}
+    if kind == "trash" and d.source == "Mine":
+        order = {"Silver": 0, "Copper": 1, "Gold": 2}
+        return {"act": "choose", "cards": [min(options, key=lambda c: order.get(c, 3))]}
+    if kind == "throne":
+        return {"act": "choose", "cards": [max(options, key=lambda c: _KINGDOM_VALUE.get(c, 0))]}
+    if kind == "topdeck":
+        return {"act": "choose", "cards": [min(options, key=lambda c: COST[c])]}
+    if kind == "thief_trash":
+        return {"act": "choose", "cards": [max(options, key=lambda c: COST[c])]}
+    if kind == "thief_gain":
+        return {"act": "choose", "cards": [c for c in options if c != "Copper"][: d.max]}
+    # Any other card choice: the fewest allowed, worst cards first.
+    fallback = choose_answers(options, d.min, d.min, cap=1)
+    return {"act": "choose", "cards": _worst(options, d.min, view) if d.min else (fallback[0] if fallback else [])}
+
+
+def _chapel_choice(view: PlayerView, options: list[str]) -> list[str]:
+    cards = view.my_cards()
+    money = cards["Copper"] + 2 * cards["Silver"] + 3 * cards["Gold"]
+    out = [c for c in options if c == "Curse"]
+    if _late(view) > 4:
+        out += [c for c in options if c == "Estate"]
+    for c in options:
+        # Trash Coppers while at least $6 of money stays in the deck.
+        if c == "Copper" and money - 1 >= 6:
+            out.append(c)
+            money -= 1
+    return out
+
+
+def _remodel_choice(view: PlayerView, options: list[str]) -> str:
+    if "Gold" in options and view.pile("Province") > 0 and _late(view) <= 6:
+        return "Gold"
+    for c in ("Curse", "Estate", "Copper"):
+        if c in options:
+            return c
+    return min(options, key=lambda c: _gain_value(view, c))
+
+
+# ---------------------------------------------------------------------------
+# big_money
+
+
+def big_money(view: PlayerView, rng: Any = None) -> Move:
+    """Big Money: only Treasures and Victory cards; Provinces at $8 (a common baseline)."""
+    if view.decision is not None:
+        return answer(view, rng)
+    if not view.bought and any(c in TREASURES for c in view.hand):
+        return PLAY_TREASURES
+    if view.buys > 0:
+        card = _money_buy(view, view.coins)
+        if card is not None:
+            return {"act": "buy", "card": card}
+    return END_TURN
+
+
+def _money_buy(view: PlayerView, coins: int) -> str | None:
+    late = _late(view)
+    if coins >= 8 and view.pile("Province"):
+        return "Province"
+    if coins >= 6 and late <= 3 and view.pile("Duchy"):
+        return "Duchy"
+    if coins >= 6 and view.pile("Gold"):
+        return "Gold"
+    if coins >= 5 and late <= 5 and view.pile("Duchy"):
+        return "Duchy"
+    if coins >= 2 and late <= 2 and view.pile("Estate"):
+        return "Estate"
+    if coins >= 3 and view.pile("Silver"):
+        return "Silver"
+    return None
+
+
+# ---------------------------------------------------------------------------
+# smart
+
+
+def smart(view: PlayerView, rng: Any = None) -> Move:
+    """Big Money plus the kingdom's best cards, played in a sensible order."""
+    if view.decision is not None:
+        return answer(view, rng)
+    hand = view.hand
+    if view.phase == "action" and view.actions > 0:
+        play = _action_to_play(view, hand)
+        if play is not None:
+            return {"act": "play", "card": play}
+    if not view.bought and any(c in TREASURES for c in hand):
+        return PLAY_TREASURES
+    if view.buys > 0:
+        card = _smart_buy(view, view.coins)
+        if card is not None:
+            return {"act": "buy", "card": card}
+    return END_TURN
+
+
+def _action_to_play(view: PlayerView, hand: list[str]) -> str | None:
+    actions = [c for c in hand if c in ACTIONS]
+    if not actions:
+        return None
+    # Non-terminals first (they give the Action back), then the best terminal.
+    non_terminal = [c for c in actions if c not in _TERMINAL and c != "Throne Room"]
+    if non_terminal:
+        order = ("Village", "Festival", "Laboratory", "Market", "Cellar", "Spy")
+        return min(non_terminal, key=lambda c: order.index(c) if c in order else len(order))
+    if "Throne Room" in actions and len(actions) > 1:
+        return "Throne Room"
+    terminals = [c for c in actions if c in _TERMINAL]
+    if not terminals:
+        return None
+    if view.actions == 1 and "Library" in terminals and len(hand) <= 4:
+        return "Library"
+    best = max(terminals, key=lambda c: _KINGDOM_VALUE.get(c, 0))
+    if best == "Chapel" and not _chapel_choice(view, [c for c in hand if c != "Chapel"]):
+        return None
+    return best
+
+
+def _smart_buy(view: PlayerView, coins: int) -> str | None:
+    kingdom = set(view.kingdom)
+    cards = view.my_cards()
+    total = sum(cards.values())
+    terminals = sum(cards[c] for c in _TERMINAL)
+    late = _late(view)
+    if coins >= 8 and view.pile("Province"):
+        if cards["Gold"] == 0 and total < 15 and late > 6:
+            return "Gold"
+        return "Province"
+    if "Witch" in kingdom and view.pile("Witch") and coins >= 5 and cards["Witch"] < 2 and late > 4:
+        return "Witch"
+    if coins >= 6 and late <= 3 and view.pile("Duchy"):
+        return "Duchy"
+    if coins >= 6 and view.pile("Gold"):
+        return "Gold"
+    if coins >= 5:
+        if late <= 5 and view.pile("Duchy"):
+            return "Duchy"
+        for c in ("Laboratory", "Market"):
+            if c in kingdom and view.pile(c) and late > 4:
+                return c
+        draw = next((c for c in ("Council Room", "Library") if c in kingdom and view.pile(c)), None)
+        if draw and terminals < 1 + total // 14:
+            return draw
+        if "Festival" in kingdom and view.pile("Festival") and terminals >= 1 and cards["Festival"] < 2:
+            return "Festival"
+    if coins >= 4 and late > 3:
+        drawer = next((c for c in ("Smithy", "Moneylender", "Militia") if c in kingdom and view.pile(c)), None)
+        if drawer and terminals < 1 + total // 12 and (drawer != "Moneylender" or cards[drawer] == 0):
+            return drawer
+    if coins >= 2 and late <= 2 and view.pile("Estate"):
+        return "Estate"
+    if coins >= 3 and view.pile("Silver"):
+        return "Silver"
+    if coins >= 2 and "Moat" in kingdom and view.pile("Moat") and cards["Moat"] == 0 and terminals == 0:
+        return None if not _opponents_attack(view) else "Moat"
+    return None
+
+
+def _opponents_attack(view: PlayerView) -> bool:
+    attacks = {"Witch", "Militia", "Bureaucrat", "Thief", "Spy"}
+    return any(attacks & set(c) for c in view.opponents_cards())
+
+
+BOTS: dict[str, Any] = {"random": random_bot, "big_money": big_money, "smart": smart}
+DEFAULT_ANSWER = answer
