@@ -1,0 +1,424 @@
+"""The Domaine board: squares, edges, pieces, borders and what follows from them.
+
+Squares are numbered ``col * 12 + (row - 1)``, so sorting square numbers
+gives the notation's order (column letter, then row as a number). Edges are
+numbered in the notation's order too (first square, then second).
+
+Areas, domains, neutral zones and scores are never stored by hand: they are
+*derived* from the pieces and borders (``Board.derived()``) and cached until
+the board changes. A new border updates the cached areas locally (a
+two-sided search that stops as soon as the two squares meet again or the
+smaller side runs out), so placing borders never floods the whole board.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from games.engine.core import IllegalMove, Rng
+from games.engine.domaine import rules
+
+N = rules.SIZE
+NSQ = N * N
+COLS = "ABCDEFGHIJKL"
+_DATA = Path(__file__).with_name("data")
+
+#: Square number -> name ("C7").
+SQ_NAME: list[str] = [COLS[i // N] + str(i % N + 1) for i in range(NSQ)]
+SQ_INDEX: dict[str, int] = {name: i for i, name in enumerate(SQ_NAME)}
+
+
+def _neighbours(i: int) -> list[int]:
+    c, r = divmod(i, N)
+    out = []
+    if c > 0:
+        out.append(i - N)
+    if r > 0:
+        out.append(i - 1)
+    if r < N - 1:
+        out.append(i + 1)
+    if c < N - 1:
+        out.append(i + N)
+    return out
+
+
+#: Edges as (smaller square, larger square), in notation order.
+EDGES: list[tuple[int, int]] = sorted({(min(a, b), max(a, b)) for a in range(NSQ) for b in _neighbours(a)})
+NEDGES = len(EDGES)
+EDGE_ID: dict[tuple[int, int], int] = {e: k for k, e in enumerate(EDGES)}
+EDGE_NAME: list[str] = [SQ_NAME[a] + "-" + SQ_NAME[b] for a, b in EDGES]
+#: Per square: list of (neighbour square, edge number).
+ADJ: list[tuple[tuple[int, int], ...]] = [
+    tuple((b, EDGE_ID[(min(a, b), max(a, b))]) for b in _neighbours(a)) for a in range(NSQ)
+]
+#: Per square: its orthogonal neighbours.
+NEIGHBOURS: list[tuple[int, ...]] = [tuple(b for b, _ in ADJ[a]) for a in range(NSQ)]
+
+_SQ_RE = re.compile(r"^([A-L])(1[0-2]|[1-9])$")
+
+
+def parse_square(text: Any) -> int:
+    """Return the number of square ``text`` ("C7").
+
+    Raises:
+        IllegalMove: not a square of the 12x12 board (code ``bad_square``).
+    """
+    if not isinstance(text, str) or not _SQ_RE.match(text):
+        raise IllegalMove(f"{text!r} is not a square of the board (A1 to L12).", "bad_square")
+    return SQ_INDEX[text]
+
+
+def parse_edge(text: Any) -> int:
+    """Return the number of edge ``text`` ("C7-C8"; either order is read).
+
+    Raises:
+        IllegalMove: not two orthogonally adjacent squares (code ``bad_edge``);
+            the rim of the board is not an edge.
+    """
+    if not isinstance(text, str) or text.count("-") != 1:
+        raise IllegalMove(f"{text!r} is not an edge: name two adjacent squares, as C7-C8.", "bad_edge")
+    a, b = (parse_square(p) for p in text.split("-"))
+    key = (min(a, b), max(a, b))
+    if key not in EDGE_ID:
+        raise IllegalMove(f"{text} is not an edge: {SQ_NAME[a]} and {SQ_NAME[b]} are not side by side.",
+                          "bad_edge")
+    return EDGE_ID[key]
+
+
+def edge_between(a: int, b: int) -> int:
+    """Return the edge number between adjacent squares ``a`` and ``b``."""
+    return EDGE_ID[(a, b) if a < b else (b, a)]
+
+
+def colour_name(colour: int) -> int | str:
+    """Return a colour as the notation names it: a seat, or ``"neutral"``."""
+    return "neutral" if colour == rules.NEUTRAL else colour
+
+
+# --- Data ---------------------------------------------------------------------
+
+
+def load_tiles() -> tuple[str, dict[str, list[str]]]:
+    """Return (centre tile id, {tile id: 4 rows}) from ``data/tiles.json``."""
+    data = json.loads((_DATA / "tiles.json").read_text(encoding="utf-8"))
+    return data["centre"], data["tiles"]
+
+
+def _turn(rows: list[str], quarter_turns: int) -> list[str]:
+    """Return a square tile turned clockwise ``quarter_turns`` times."""
+    for _ in range(quarter_turns % 4):
+        n = len(rows)
+        rows = ["".join(rows[n - 1 - c][r] for c in range(n)) for r in range(n)]
+    return rows
+
+
+def deal_terrain(rng: Rng) -> str:
+    """Deal the board from the game's rng (rule: centre tile in the centre,
+    randomly turned; the other 8 shuffled into the outer places, each turned).
+
+    Returns the terrain as a 144-character string indexed by square number.
+    """
+    centre, tiles = load_tiles()
+    outer = sorted(t for t in tiles if t != centre)
+    rng.shuffle(outer)
+    places = [(tr, tc) for tr in range(3) for tc in range(3) if (tr, tc) != (1, 1)]
+    layout = {(1, 1): centre, **dict(zip(places, outer))}
+    grid = [[""] * N for _ in range(N)]
+    for (tr, tc), tid in sorted(layout.items()):
+        rows = _turn(tiles[tid], rng.randrange(4))
+        for r in range(rules.TILE):
+            for c in range(rules.TILE):
+                grid[tr * rules.TILE + r][tc * rules.TILE + c] = rows[r][c]
+    return terrain_from_rows(["".join(row) for row in grid])
+
+
+def terrain_from_rows(rows: list[str]) -> str:
+    """Convert 12 row strings (row 1 first, column A first) to a terrain string.
+
+    Raises:
+        ValueError: not 12 rows of 12 known terrain letters.
+    """
+    if not isinstance(rows, list) or len(rows) != N or any(not isinstance(r, str) or len(r) != N for r in rows):
+        raise ValueError("a board is 12 strings of 12 terrain letters")
+    if any(ch not in rules.TERRAINS for r in rows for ch in r):
+        raise ValueError("unknown terrain letter in board")
+    return "".join(rows[i % N][i // N] for i in range(NSQ))
+
+
+def terrain_rows(terrain: str) -> list[str]:
+    """Return the terrain as 12 row strings (row 1 first)."""
+    return ["".join(terrain[c * N + r] for c in range(N)) for r in range(N)]
+
+
+# --- Derived facts --------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Domain:
+    """A domain: an area holding exactly one castle.
+
+    Attributes:
+        castle: the castle's square (names the domain).
+        owner: the castle's colour (seat, or ``rules.NEUTRAL``).
+        area: the area number in ``Derived.label``.
+        squares: the area's squares, sorted.
+        knights: the owner's knights standing in it.
+    """
+
+    castle: int
+    owner: int
+    area: int
+    squares: list[int]
+    knights: int
+
+
+class Derived:
+    """What follows from a board: areas, domains, neutral zones, scores.
+
+    Attributes:
+        label: area number per square.
+        areas: area number -> its squares (sorted).
+        castles: area number -> castle squares in it.
+        domain_at: per square, the castle square of its domain, or -1.
+        domains: castle square -> Domain, for every domain.
+        scores: per colour (index 0..4), the live score.
+        mines: per colour, count of each mine kind in its domains.
+    """
+
+    __slots__ = ("label", "areas", "castles", "domain_at", "domains", "scores", "mines")
+
+    def __init__(self, board: Board, label: list[int], areas: list[list[int]]) -> None:
+        self.label = label
+        self.areas = areas
+        castle = board.castle
+        knight = board.knight
+        terrain = board.terrain
+        self.castles = [[s for s in sq if castle[s] >= 0] for sq in areas]
+        domain_at = [-1] * NSQ
+        domains: dict[int, Domain] = {}
+        scores = [0] * (rules.NEUTRAL + 1)
+        mines = [{m: 0 for m in rules.MINES} for _ in range(rules.NEUTRAL + 1)]
+        pts = rules.SQUARE_POINTS
+        for a, cs in enumerate(self.castles):
+            if len(cs) != 1:
+                continue
+            c = cs[0]
+            owner = castle[c]
+            squares = areas[a]
+            k = 0
+            score = 0
+            mc = mines[owner]
+            for s in squares:
+                domain_at[s] = c
+                if knight[s] == owner:
+                    k += 1
+                t = terrain[s]
+                score += pts[t]
+                if t in mc:
+                    mc[t] += 1
+            scores[owner] += score
+            domains[c] = Domain(c, owner, a, squares, k)
+        for colour in range(rules.NEUTRAL + 1):
+            for m in rules.MINES:
+                if mines[colour][m] >= rules.MINE_MAJORITY:
+                    scores[colour] += rules.MINE_MAJORITY_POINTS
+        self.domain_at = domain_at
+        self.domains = domains
+        self.scores = scores
+        self.mines = mines
+
+    def neutral_zones(self) -> list[list[int]]:
+        """Return the neutral zones (areas with no castle), each sorted, by first square."""
+        return sorted(sq for sq, cs in zip(self.areas, self.castles) if not cs)
+
+    def income(self, colour: int) -> int:
+        """Return the income of ``colour``: 1 per different mine kind in its domains."""
+        return rules.INCOME_PER_MINE_KIND * sum(1 for v in self.mines[colour].values() if v)
+
+
+def _label_areas(border: bytearray) -> tuple[list[int], list[list[int]]]:
+    """Flood the board once: return (area per square, squares per area)."""
+    label = [-1] * NSQ
+    areas: list[list[int]] = []
+    for start in range(NSQ):
+        if label[start] >= 0:
+            continue
+        a = len(areas)
+        label[start] = a
+        members = [start]
+        stack = [start]
+        while stack:
+            s = stack.pop()
+            for t, e in ADJ[s]:
+                if label[t] < 0 and not border[e]:
+                    label[t] = a
+                    members.append(t)
+                    stack.append(t)
+        members.sort()
+        areas.append(members)
+    return label, areas
+
+
+def split_side(border: bytearray, a: int, b: int) -> list[int] | None:
+    """If a border on the (free) edge a-b would cut their area in two, return
+    the smaller side's squares; else ``None``.
+
+    Searches from both squares at once, one square at a time, so it stops
+    after the smaller side is exhausted or as soon as the two searches meet.
+    The edge a-b itself is treated as bordered.
+    """
+    e_ab = edge_between(a, b)
+    seen = {a: 0, b: 1}
+    stacks = ([a], [b])
+    sides: tuple[list[int], list[int]] = ([a], [b])
+    while True:
+        for side in (0, 1):
+            stack = stacks[side]
+            if not stack:
+                return sorted(sides[side])
+            s = stack.pop()
+            for t, e in ADJ[s]:
+                if border[e] or e == e_ab:
+                    continue
+                got = seen.get(t)
+                if got is None:
+                    seen[t] = side
+                    sides[side].append(t)
+                    stack.append(t)
+                elif got != side:
+                    return None
+
+
+class Board:
+    """Terrain, pieces and borders; the rest is derived on demand.
+
+    Attributes:
+        terrain: 144 terrain letters by square number (never changes).
+        castle: per square, the colour of its castle or -1.
+        knight: per square, the colour of its knight or -1.
+        border: per edge, 1 if a border marker stands on it.
+        borders_on_board: number of markers on the board.
+    """
+
+    __slots__ = ("terrain", "castle", "knight", "border", "borders_on_board", "_d")
+
+    def __init__(self, terrain: str) -> None:
+        self.terrain = terrain
+        self.castle = [-1] * NSQ
+        self.knight = [-1] * NSQ
+        self.border = bytearray(NEDGES)
+        self.borders_on_board = 0
+        self._d: Derived | None = None
+
+    def copy(self) -> Board:
+        """Return an independent copy (the derived cache is shared read-only until a change)."""
+        b = Board.__new__(Board)
+        b.terrain = self.terrain
+        b.castle = self.castle[:]
+        b.knight = self.knight[:]
+        b.border = bytearray(self.border)
+        b.borders_on_board = self.borders_on_board
+        b._d = self._d
+        return b
+
+    def __getstate__(self) -> tuple:
+        return (self.terrain, self.castle, self.knight, bytes(self.border), self.borders_on_board)
+
+    def __setstate__(self, st: tuple) -> None:
+        self.terrain, self.castle, self.knight, border, self.borders_on_board = st
+        self.border = bytearray(border)
+        self._d = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Board) and self.__getstate__() == other.__getstate__()
+
+    # -- derived --
+    def derived(self) -> Derived:
+        """Return the areas, domains and scores of the board as it stands."""
+        if self._d is None:
+            label, areas = _label_areas(self.border)
+            self._d = Derived(self, label, areas)
+        return self._d
+
+    def derived_from_scratch(self) -> Derived:
+        """Recompute everything with one full flood (for tests of the cache)."""
+        label, areas = _label_areas(self.border)
+        return Derived(self, label, areas)
+
+    # -- changes --
+    def add_border(self, e: int) -> None:
+        """Put a marker on edge ``e`` and update the areas locally."""
+        a, b = EDGES[e]
+        d = self._d
+        side = split_side(self.border, a, b) if d is not None else None
+        self.border[e] = 1
+        self.borders_on_board += 1
+        if d is None:
+            return
+        if side is None:
+            # Same partition: pieces and terrain unchanged, so all derived facts hold.
+            return
+        label = d.label[:]
+        areas = d.areas[:]
+        old = label[a]
+        new = len(areas)
+        side_set = set(side)
+        for s in side:
+            label[s] = new
+        areas[old] = [s for s in areas[old] if s not in side_set]
+        areas.append(side)
+        self._d = Derived(self, label, areas)
+
+    def remove_border(self, e: int) -> None:
+        """Take the marker off edge ``e`` (back to the supply)."""
+        self.border[e] = 0
+        self.borders_on_board -= 1
+        self._d = None
+
+    def set_castle(self, s: int, colour: int) -> None:
+        """Put a castle of ``colour`` on square ``s``."""
+        self.castle[s] = colour
+        self._pieces_changed()
+
+    def set_knight(self, s: int, colour: int) -> None:
+        """Put a knight of ``colour`` on ``s`` (-1 removes the knight)."""
+        self.knight[s] = colour
+        self._pieces_changed()
+
+    def _pieces_changed(self) -> None:
+        # Pieces never change the areas, only what they are and hold.
+        d = self._d
+        if d is not None:
+            self._d = Derived(self, d.label, d.areas)
+
+    # -- queries --
+    def occupied(self, s: int) -> bool:
+        """True if a castle or a knight stands on ``s``."""
+        return self.castle[s] >= 0 or self.knight[s] >= 0
+
+    def knights_on_board(self, colour: int) -> int:
+        """Return how many knights of ``colour`` stand on the board."""
+        return self.knight.count(colour)
+
+    def castles_on_board(self, colour: int) -> int:
+        """Return how many castles of ``colour`` stand on the board."""
+        return self.castle.count(colour)
+
+    def piece_colours(self, s: int) -> tuple[int, int]:
+        """Return (castle colour, knight colour) on ``s`` (-1 for none)."""
+        return self.castle[s], self.knight[s]
+
+    def linked_to_own_piece(self, s: int, colour: int) -> bool:
+        """True if ``s`` is orthogonally next to a castle or knight of ``colour``
+        with no border between the two (the knight placement rule)."""
+        border = self.border
+        castle = self.castle
+        knight = self.knight
+        for t, e in ADJ[s]:
+            if not border[e] and (castle[t] == colour or knight[t] == colour):
+                return True
+        return False

@@ -1,0 +1,115 @@
+"""The state of a Domaine game: plain, picklable data, cheap to copy.
+
+Areas, domains, neutral zones and scores are not in here: they follow from
+``board`` (see ``board.Board.derived``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine.core import Rng
+from games.engine.domaine import rules
+from games.engine.domaine.board import Board
+
+SETUP, PLAY, TAKE, OVER = "setup", "play", "take", "over"
+
+
+@dataclass(slots=True)
+class PlayerState:
+    """One seat's gold and (secret) hand of card ids."""
+
+    gold: int = rules.START_GOLD
+    hand: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class State:
+    """Everything about a game in progress.
+
+    Attributes:
+        n: number of players (seats 0..n-1, in placement order).
+        board: terrain, castles, knights, borders.
+        players: gold and hand per seat.
+        deck: card ids, top card first (secret).
+        display: the opportunity display, in the order cards arrived.
+        alliances: allied pairs of castle squares, each (smaller, larger).
+        turn_player: the seat to move (the placer during setup).
+        step: "setup", "play", "take" or "over".
+        sold: the card id sold this turn (it may not be taken back), or None.
+        last_own_placer: seat that placed the last own castle (moves first).
+        turns: turns of play begun so far.
+        target: the target score.
+        castles_per_player: castles each colour places.
+        bonuses: gold bonuses per seat, once the game has ended.
+        end: why the game ended ("target" or "cards"), or "".
+        rng: the game's randomness (used at the deal).
+        seed: the seed the game was dealt from.
+    """
+
+    n: int
+    board: Board
+    players: list[PlayerState]
+    deck: list[str]
+    display: list[str]
+    alliances: list[tuple[int, int]]
+    turn_player: int
+    step: str
+    rng: Rng
+    seed: int
+    target: int
+    castles_per_player: int
+    sold: str | None = None
+    last_own_placer: int = -1
+    turns: int = 0
+    bonuses: list[int] = field(default_factory=list)
+    end: str = ""
+
+    def copy(self) -> State:
+        """Return an independent copy (the terrain string is shared, it never changes)."""
+        return State(
+            n=self.n,
+            board=self.board.copy(),
+            players=[PlayerState(p.gold, p.hand[:]) for p in self.players],
+            deck=self.deck[:],
+            display=self.display[:],
+            alliances=self.alliances[:],
+            turn_player=self.turn_player,
+            step=self.step,
+            rng=Rng(self.rng.seed, self.rng.counter),
+            seed=self.seed,
+            target=self.target,
+            castles_per_player=self.castles_per_player,
+            sold=self.sold,
+            last_own_placer=self.last_own_placer,
+            turns=self.turns,
+            bonuses=self.bonuses[:],
+            end=self.end,
+        )
+
+    def key(self) -> tuple[Any, ...]:
+        """Return a value that two equal positions share (for replay tests)."""
+        return (
+            self.n, self.board.__getstate__(), tuple((p.gold, tuple(p.hand)) for p in self.players),
+            tuple(self.deck), tuple(self.display), tuple(self.alliances), self.turn_player, self.step,
+            self.sold, self.turns, tuple(self.bonuses), self.end,
+        )
+
+    @property
+    def over(self) -> bool:
+        """True once the game has ended."""
+        return self.step == OVER
+
+    def allied(self, c1: int, c2: int) -> bool:
+        """True if the castles on squares c1 and c2 are allied."""
+        return ((c1, c2) if c1 < c2 else (c2, c1)) in self.alliances
+
+    def scores(self) -> list[int]:
+        """Return the score per seat: live from the board, plus gold bonuses
+        once the game is over; all 0 during setup (no domains yet)."""
+        if self.step == SETUP:
+            return [0] * self.n
+        live = self.board.derived().scores
+        bonus = self.bonuses or [0] * self.n
+        return [live[i] + bonus[i] for i in range(self.n)]
