@@ -1,0 +1,1 @@
+"""Users, their settings, and (later) ratings and ladders."""

@@ -1,0 +1,67 @@
+"""Read-mostly admin for games.
+
+Game rows change only through ``games.services``; the admin shows them and
+never offers to edit the move log.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from games.models import Action, ChatMessage, Game, Invitation, Seat
+
+
+class SeatInline(admin.TabularInline):
+    """The seats of a game."""
+
+    model = Seat
+    extra = 0
+    readonly_fields = ("position", "user", "bot", "joined", "owes_move", "rank", "score", "forfeited")
+    can_delete = False
+
+
+class ActionInline(admin.TabularInline):
+    """The move log, read-only."""
+
+    model = Action
+    extra = 0
+    readonly_fields = ("seq", "seat", "move", "created")
+    can_delete = False
+
+    def has_add_permission(self, request: object, obj: object = None) -> bool:
+        """Refuse: moves are made through the game page."""
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    """Games; the seed is deliberately absent."""
+
+    list_display = ("id", "kind", "status", "creator", "rated", "private", "created", "last_seq")
+    list_filter = ("kind", "status", "rated", "private")
+    readonly_fields = (
+        "kind",
+        "options",
+        "engine_version",
+        "status",
+        "created",
+        "started",
+        "finished",
+        "creator",
+        "last_seq",
+        "to_act",
+        "deadline",
+    )
+    exclude = ("seed",)
+    inlines = [SeatInline, ActionInline]
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    """Chat lines, for moderation."""
+
+    list_display = ("game", "user", "text", "created")
+    raw_id_fields = ("game", "user")
+
+
+admin.site.register(Invitation)

@@ -1,0 +1,203 @@
+"""Games, seats, the move log and chat.
+
+Only ``games.services`` writes these rows; views and templates read them.
+The rules live in ``games.engine``; a game's state is never stored, only its
+options, seed and move log, from which ``services.state_at`` rebuilds it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+def new_seed() -> int:
+    """Return a fresh secret seed that fits a signed 64-bit column."""
+    return secrets.randbits(63)
+
+
+class Game(models.Model):
+    """One game of any kind, from its creation to its end.
+
+    Attributes:
+        kind: engine name in ``games.engine.registry`` ("dominion").
+        options: the engine's options; concrete (e.g. a random kingdom made
+            into a card list) once the game has started.
+        seed: secret seed of the game's randomness; never rendered while the
+            game runs (``services.game_record`` includes it once finished).
+        engine_version: ``engine.version`` when the game started.
+        created, started, finished: UTC timestamps.
+        time_per_move: the clock's allowance per decision (enforced elsewhere).
+        last_seq: seq of the last Action, 0 before the first move.
+        to_act: seat positions that owe a decision now (denormalised from the
+            engine's ``pending``).
+        deadline: when the current decision times out, or null.
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for players")
+        ACTIVE = "active", _("In progress")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Cancelled")
+
+    kind = models.CharField(max_length=20)
+    options = models.JSONField(default=dict, blank=True)
+    seed = models.BigIntegerField(default=new_seed, editable=False)
+    engine_version = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created = models.DateTimeField(default=timezone.now)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="created_games"
+    )
+    rated = models.BooleanField(default=False)
+    private = models.BooleanField(default=False, help_text=_("Only invited players may join or watch."))
+    time_per_move = models.DurationField(default=timedelta(days=1))
+    max_players = models.PositiveSmallIntegerField(default=2)
+    last_seq = models.PositiveIntegerField(default=0)
+    to_act = models.JSONField(default=list, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        indexes = [
+            # Lobby: open and recently finished games, newest first.
+            models.Index(fields=["status", "private", "-created"], name="game_lobby_idx"),
+            models.Index(fields=["status", "-finished"], name="game_finished_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.pk}"
+
+    @property
+    def is_open(self) -> bool:
+        """True while players may still join."""
+        return self.status == self.Status.OPEN
+
+    @property
+    def is_active(self) -> bool:
+        """True while moves are being played."""
+        return self.status == self.Status.ACTIVE
+
+    @property
+    def is_finished(self) -> bool:
+        """True once the game ended normally (not cancelled)."""
+        return self.status == self.Status.FINISHED
+
+
+class Seat(models.Model):
+    """A place at a game: a user or a bot.
+
+    While the game is open, ``position`` is join order; at the start the
+    seats are shuffled and ``position`` becomes the engine's seat index.
+
+    Attributes:
+        owes_move: denormalised from ``Game.to_act`` so the lobby's
+            "your move" list is one indexed query on every database.
+        rank, score: written when the game finishes.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    bot = models.CharField(max_length=30, blank=True)
+    joined = models.DateTimeField(default=timezone.now)
+    owes_move = models.BooleanField(default=False)
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    score = models.IntegerField(null=True, blank=True)
+    forfeited = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=models.Q(user__isnull=False), name="seat_unique_user"
+            ),
+            models.CheckConstraint(condition=models.Q(user__isnull=False) | ~models.Q(bot=""), name="seat_user_or_bot"),
+        ]
+        indexes = [models.Index(fields=["user", "owes_move"], name="seat_user_owes_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.position}: {self.name}"
+
+    @property
+    def name(self) -> str:
+        """Return the name shown for this seat."""
+        if self.user_id is not None:
+            return self.user.shown_name
+        return _("Bot (%(name)s)") % {"name": self.bot}
+
+    @property
+    def is_bot(self) -> bool:
+        """True for a seat played by a bot."""
+        return self.user_id is None
+
+
+class Invitation(models.Model):
+    """Permission for one user to join (and watch) a private game."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations")
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="invitation_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user} to {self.game}"
+
+
+class Action(models.Model):
+    """One move in a game's log. Append-only: rows are never changed.
+
+    Attributes:
+        seq: 1, 2, 3, ... within the game.
+        seat: the engine seat index that made the move.
+        move: the move in the notation of ``shared/rules/<kind>-moves.md``
+            (without ``player``).
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    move = models.JSONField()
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="action_unique_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.seq}"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        """Insert the row; refuse to update it, since the log is the game's truth."""
+        if not self._state.adding:
+            raise ValueError("Actions are append-only")
+        super().save(*args, **kwargs)
+
+
+class ChatMessage(models.Model):
+    """A line of plain text in a game's chat."""
+
+    MAX_LENGTH = 500
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.CharField(max_length=MAX_LENGTH)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["created", "pk"]
+        indexes = [models.Index(fields=["game", "created"], name="chat_game_created_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.text[:40]}"

@@ -1,0 +1,163 @@
+"""Read-only queries for the pages: the lobby lists, access, and the log.
+
+Nothing here writes. Each list prefetches what its template shows, so a
+page costs a fixed number of queries whatever the number of games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils.translation import gettext as _
+
+from games.models import Game, Seat
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+LOBBY_LIMIT = 50
+FINISHED_LIMIT = 10
+
+
+def _with_seats(qs: QuerySet[Game]) -> QuerySet[Game]:
+    return qs.select_related("creator").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
+    )
+
+
+def can_view(game: Game, user: User | None) -> bool:
+    """True if ``user`` (or an anonymous visitor, ``None``) may watch ``game``.
+
+    Public games are open to everyone; private ones to their seated players,
+    their invitees, their creator and staff.
+    """
+    if not game.private:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return (
+        user.is_staff
+        or game.creator_id == user.pk
+        or game.seats.filter(user=user).exists()
+        or game.invitations.filter(user=user).exists()
+    )
+
+
+def seat_for(game: Game, user: User | None) -> Seat | None:
+    """Return ``user``'s seat at ``game``, or None (spectators, anonymous visitors)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return next((s for s in game.seats.all() if s.user_id == user.pk), None)
+
+
+def open_games(user: User | None) -> QuerySet[Game]:
+    """Open games that ``user`` may join or watch, newest first.
+
+    Each game is annotated with ``seats_taken``.
+    """
+    visible = Q(private=False)
+    if user is not None and user.is_authenticated:
+        visible |= Q(invitations__user=user) | Q(creator=user)
+    qs = Game.objects.filter(visible, status=Game.Status.OPEN).distinct()
+    qs = qs.annotate(seats_taken=Count("seats", distinct=True)).order_by("-created")
+    return _with_seats(qs)[:LOBBY_LIMIT]
+
+
+def my_move_games(user: User) -> QuerySet[Game]:
+    """Running games where ``user`` owes a decision, oldest deadline first."""
+    qs = Game.objects.filter(status=Game.Status.ACTIVE, seats__user=user, seats__owes_move=True).order_by(
+        "deadline", "pk"
+    )
+    return _with_seats(qs)[:LOBBY_LIMIT]
+
+
+def my_waiting_games(user: User) -> QuerySet[Game]:
+    """Running games of ``user``'s where someone else owes the decision."""
+    qs = Game.objects.filter(status=Game.Status.ACTIVE, seats__user=user, seats__owes_move=False).order_by(
+        "-started", "pk"
+    )
+    return _with_seats(qs)[:LOBBY_LIMIT]
+
+
+def recent_finished_games(user: User | None) -> QuerySet[Game]:
+    """The most recently finished public games, plus ``user``'s own."""
+    visible = Q(private=False)
+    if user is not None and user.is_authenticated:
+        visible |= Q(seats__user=user)
+    qs = Game.objects.filter(visible, status=Game.Status.FINISHED).distinct().order_by("-finished")
+    return _with_seats(qs)[:FINISHED_LIMIT]
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One line of a game's log as a viewer may see it.
+
+    Attributes:
+        seq: the Action's seq.
+        seat: the seat that moved.
+        name: that seat's shown name.
+        text: a sentence in the active language.
+        move: the move as recorded (public in Dominion; a game with secret
+            moves must redact it here before it reaches a template).
+    """
+
+    seq: int
+    seat: int
+    name: str
+    text: str
+    move: dict[str, Any]
+
+
+def game_log(game: Game, viewer: int | None, *, limit: int = 100) -> list[LogEntry]:
+    """Return the last ``limit`` moves of ``game`` as ``viewer`` may see them, oldest first.
+
+    Engine events are not stored, so the log is built from the Action rows:
+    in Dominion every move is public (what a move reveals through events,
+    like drawn cards, is not in the move). ``viewer`` is the seat index of
+    the reader or None for spectators; a game with hidden moves redacts
+    here. Expects ``game.seats`` prefetched with users.
+    """
+    names = {s.position: str(s.name) for s in game.seats.all()}
+    rows = list(game.actions.order_by("-seq").values_list("seq", "seat", "move")[:limit])
+    rows.reverse()
+    return [
+        LogEntry(
+            seq=seq, seat=seat, name=names.get(seat, "?"), text=describe_move(names.get(seat, "?"), move), move=move
+        )
+        for seq, seat, move in rows
+    ]
+
+
+def describe_move(name: str, move: dict[str, Any]) -> str:
+    """Return a sentence for a move of the common notation, in the active language.
+
+    Card names stay in English here; the Dominion board can translate them.
+    """
+    act = move.get("act") if isinstance(move, dict) else None
+    card = str(move.get("card", "")) if isinstance(move, dict) else ""
+    cards = move.get("cards") if isinstance(move, dict) else None
+    params = {"name": name, "card": card}
+    if act == "play":
+        return _("%(name)s plays %(card)s.") % params
+    if act == "buy":
+        return _("%(name)s buys %(card)s.") % params
+    if act == "gain":
+        return _("%(name)s gains %(card)s.") % params
+    if act == "play_treasures":
+        return _("%(name)s plays their Treasures.") % params
+    if act == "end_actions":
+        return _("%(name)s ends their Action phase.") % params
+    if act == "end_turn":
+        return _("%(name)s ends their turn.") % params
+    if act == "yes":
+        return _("%(name)s answers yes.") % params
+    if act == "no":
+        return _("%(name)s answers no.") % params
+    if act == "choose":
+        if not cards:
+            return _("%(name)s chooses nothing.") % params
+        return _("%(name)s chooses %(cards)s.") % {"name": name, "cards": ", ".join(map(str, cards))}
+    details = ", ".join(f"{k}={v}" for k, v in move.items() if k != "act") if isinstance(move, dict) else ""
+    return _("%(name)s: %(act)s %(details)s") % {"name": name, "act": act, "details": details}

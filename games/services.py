@@ -1,0 +1,584 @@
+"""Everything that writes Game, Seat, Invitation, Action and ChatMessage rows.
+
+Views parse requests and call these functions; nothing else writes game
+rows. Every function is keyword-only, runs in one transaction, and raises a
+:class:`ServiceError` subclass (or the engine's ``IllegalMove`` /
+``InvalidOptions``) with a sentence a player can read.
+
+The move path (``game_submit_move``) follows Zulip's check -> do -> notify
+pipeline: lock the game row, check the expected seq and whose decision is
+open, apply the move through the engine, append the Action, update the
+denormalised fields, and only after commit cache the new state and fan out
+(``after_move``).
+
+All timestamps are timezone-aware UTC (``django.utils.timezone.now``).
+"""
+
+from __future__ import annotations
+
+import logging
+import pickle
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.db.models import Case, F, Value, When
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engine.core import Engine, Event, IllegalMove, InvalidOptions
+from games.engine.registry import get_engine
+from games.locking import LockTimeout, lock_game
+from games.models import Action, ChatMessage, Game, Invitation, Seat
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+__all__ = [
+    "CannotJoin",
+    "ChatRateLimited",
+    "GameNotActive",
+    "IllegalMove",
+    "InvalidOptions",
+    "LockTimeout",
+    "MoveResult",
+    "NotYourMove",
+    "ServiceError",
+    "StaleMove",
+    "after_move",
+    "chat_post",
+    "game_cancel",
+    "game_create",
+    "game_join",
+    "game_leave",
+    "game_record",
+    "game_submit_move",
+    "state_at",
+]
+
+log = logging.getLogger(__name__)
+
+#: The time controls offered when creating a game.
+TIME_CONTROLS: list[timedelta] = [
+    timedelta(hours=1),
+    timedelta(hours=4),
+    timedelta(hours=12),
+    timedelta(days=1),
+    timedelta(days=2),
+    timedelta(days=3),
+    timedelta(days=5),
+    timedelta(days=7),
+    timedelta(days=14),
+]
+
+#: How long a cached state lives; a miss only costs a replay.
+STATE_CACHE_TIMEOUT = 7 * 24 * 3600
+
+
+class ServiceError(Exception):
+    """A request the rules of the site refuse; ``str(err)`` is for the player."""
+
+
+class StaleMove(ServiceError):
+    """The move was made against an old position (``expected_seq`` != ``last_seq``).
+
+    Attributes:
+        current_seq: the game's seq now, so the page can refresh.
+    """
+
+    def __init__(self, message: str, current_seq: int) -> None:
+        super().__init__(message)
+        self.current_seq = current_seq
+
+
+class NotYourMove(ServiceError):
+    """The user has no seat in the game, or no decision of theirs is open."""
+
+
+class GameNotActive(ServiceError):
+    """The game is not in the state the request needs (not open, not running...)."""
+
+
+class CannotJoin(ServiceError):
+    """The user may not join (or leave, or cancel) this game."""
+
+
+class ChatRateLimited(ServiceError):
+    """Too many chat messages from this user in a short time."""
+
+
+class ChatInvalid(ServiceError):
+    """An empty or over-long chat message."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    """What ``game_submit_move`` did.
+
+    Attributes:
+        game: the Game row after the move (status, last_seq, to_act updated).
+        seq: the new Action's seq.
+        events: the engine's events for this move, unfiltered: filter with
+            ``Event.for_viewer`` before showing them to anyone.
+    """
+
+    game: Game
+    seq: int
+    events: list[Event]
+
+
+# ---------------------------------------------------------------------------
+# Creating, joining and leaving
+
+
+def game_create(
+    *,
+    creator: User,
+    kind: str,
+    options: dict[str, Any],
+    players: int,
+    rated: bool,
+    private: bool,
+    invited: Iterable[User] = (),
+    time_per_move: timedelta,
+    bots: Sequence[str] = (),
+) -> Game:
+    """Create a game with ``creator`` in the first seat and start it if it is full.
+
+    Args:
+        creator: the signed-in user making the game; takes a seat.
+        kind: an engine name from ``games.engine.registry``.
+        options: the engine's options (for Dominion ``{"kingdom": ...}``);
+            validated now, made concrete when the game starts.
+        players: the number of seats, within the engine's bounds.
+        rated: whether the result will count for ratings (no bots allowed).
+        private: only invited users may join or watch.
+        invited: users allowed to join a private game.
+        time_per_move: the time allowed per decision, one of ``TIME_CONTROLS``
+            (or any positive duration, for tests and admins).
+        bots: bot names (from ``engine.bots``), one per bot seat.
+
+    Returns:
+        The new Game, status open, or active if the bots filled every seat.
+
+    Raises:
+        InvalidOptions: unknown kind, bad player count, bad options, unknown
+            bot, too many bots, a rated game with bots, a bad time control.
+    """
+    try:
+        engine = get_engine(kind)
+    except (KeyError, ImportError):
+        raise InvalidOptions(_("Unknown game: %(kind)s.") % {"kind": kind}) from None
+    if not isinstance(players, int) or not engine.min_players <= players <= engine.max_players:
+        raise InvalidOptions(
+            _("This game is for %(min)d to %(max)d players.") % {"min": engine.min_players, "max": engine.max_players}
+        )
+    bots = list(bots)
+    if len(bots) >= players:
+        raise InvalidOptions(_("At least one seat must be left for a person."))
+    if bots:
+        known = _engine_bots(engine)
+        unknown = [b for b in bots if b not in known]
+        if unknown:
+            raise InvalidOptions(_("Unknown bot: %(name)s.") % {"name": ", ".join(unknown)})
+        if rated:
+            raise InvalidOptions(_("Games with bots cannot be rated."))
+    if time_per_move <= timedelta(0):
+        raise InvalidOptions(_("The time per move must be positive."))
+    seed = secrets.randbits(63)
+    # Validate now so a bad kingdom is refused on the form, not at the start.
+    engine.normalize_options(options, players, seed)
+
+    with transaction.atomic():
+        game = Game.objects.create(
+            kind=kind,
+            options=options,
+            seed=seed,
+            engine_version=engine.version,
+            creator=creator,
+            rated=rated,
+            private=private,
+            time_per_move=time_per_move,
+            max_players=players,
+        )
+        Seat.objects.create(game=game, position=0, user=creator)
+        Seat.objects.bulk_create(Seat(game=game, position=i, bot=name) for i, name in enumerate(bots, start=1))
+        Invitation.objects.bulk_create(
+            Invitation(game=game, user=user) for user in {u.pk: u for u in invited}.values() if user != creator
+        )
+        if 1 + len(bots) == players:
+            _game_start(game, engine)
+    return game
+
+
+def game_join(*, game_id: int, user: User) -> Game:
+    """Seat ``user`` at an open game; start the game when the last seat is taken.
+
+    Returns:
+        The Game (active if this join filled it).
+
+    Raises:
+        Game.DoesNotExist: no such game.
+        GameNotActive: the game is no longer open.
+        CannotJoin: private and not invited, already seated, or full.
+    """
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if not game.is_open:
+            raise GameNotActive(_("This game is no longer open."))
+        if game.private and not game.invitations.filter(user=user).exists() and game.creator_id != user.pk:
+            raise CannotJoin(_("This game is by invitation only."))
+        seats = list(game.seats.all())
+        if any(s.user_id == user.pk for s in seats):
+            raise CannotJoin(_("You are already playing in this game."))
+        taken = {s.position for s in seats}
+        free = [p for p in range(game.max_players) if p not in taken]
+        if not free:
+            raise CannotJoin(_("This game is full."))
+        Seat.objects.create(game=game, position=free[0], user=user)
+        if len(free) == 1:
+            _game_start(game, get_engine(game.kind))
+    return game
+
+
+def game_leave(*, game_id: int, user: User) -> Game:
+    """Give up ``user``'s seat at an open game.
+
+    The creator cannot leave (cancel instead), and nobody leaves a running
+    game this way (resigning is a move).
+
+    Raises:
+        Game.DoesNotExist: no such game.
+        GameNotActive: the game is not open.
+        CannotJoin: not seated, or the creator.
+    """
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if not game.is_open:
+            raise GameNotActive(_("You can only leave a game that has not started."))
+        if game.creator_id == user.pk:
+            raise CannotJoin(_("You created this game: cancel it instead."))
+        deleted, _detail = game.seats.filter(user=user).delete()
+        if not deleted:
+            raise CannotJoin(_("You are not playing in this game."))
+    return game
+
+
+def game_cancel(*, game_id: int, user: User) -> Game:
+    """Cancel an open game; only its creator (or staff) may.
+
+    Returns:
+        The Game, now aborted, ``finished`` set to now (UTC).
+
+    Raises:
+        Game.DoesNotExist, GameNotActive (not open), CannotJoin (not allowed).
+    """
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.creator_id != user.pk and not user.is_staff:
+            raise CannotJoin(_("Only the player who created this game can cancel it."))
+        if not game.is_open:
+            raise GameNotActive(_("Only a game that has not started can be cancelled."))
+        game.status = Game.Status.ABORTED
+        game.finished = timezone.now()
+        game.save(update_fields=["status", "finished"])
+    return game
+
+
+def _engine_bots(engine: Engine) -> dict[str, Any]:
+    """Return the engine's bots, or none while its bot module is missing."""
+    try:
+        return dict(engine.bots)
+    except ImportError:
+        return {}
+
+
+def _game_start(game: Game, engine: Engine) -> None:
+    """Shuffle the seats, make the options concrete and deal. Caller holds the lock.
+
+    Seat order is drawn with ``secrets`` (not the game's seed) so that
+    nobody who learns the seed afterwards could have predicted it.
+    """
+    seats = list(game.seats.order_by("position"))
+    order = list(range(len(seats)))
+    secrets.SystemRandom().shuffle(order)
+    # Two steps, because (game, position) is unique at every statement.
+    game.seats.update(position=F("position") + 100)
+    for seat, position in zip(seats, order, strict=True):
+        seat.position = position
+        Seat.objects.filter(pk=seat.pk).update(position=position)
+    game.options = engine.normalize_options(game.options, len(seats), game.seed)
+    state = engine.new_game(game.options, len(seats), game.seed)
+    game.engine_version = engine.version
+    game.status = Game.Status.ACTIVE
+    game.started = timezone.now()
+    game.last_seq = 0
+    _update_turn_fields(game, engine, state)
+    game.save(update_fields=["options", "engine_version", "status", "started", "last_seq", "to_act", "deadline"])
+    _on_commit_cache_and_fan_out(game, engine, state)
+
+
+# ---------------------------------------------------------------------------
+# State
+
+
+def _state_key(game: Game, seq: int, engine_version: int) -> str:
+    # The creation time is in the key because ids restart when a database is
+    # recreated (tests, a fresh dev database) while Redis keeps old entries.
+    return f"herald:state:{game.pk}:{int(game.created.timestamp() * 1e6)}:{seq}:{engine_version}"
+
+
+def state_at(game: Game) -> Any:
+    """Return the engine state of ``game`` after its last move (``game.last_seq``).
+
+    Read from Django's cache, keyed by (game id, seq, engine version); on a
+    miss, rebuilt by replaying the Action log through the engine from
+    ``new_game(options, seats, seed)`` and stored again. The result is a
+    fresh object the caller may mutate (the cache holds a pickle).
+
+    Never pass the result to a template: use ``engine.view`` on it.
+
+    Raises:
+        GameNotActive: the game has not started (no state exists yet).
+    """
+    if game.started is None:
+        raise GameNotActive(_("This game has not started yet."))
+    engine = get_engine(game.kind)
+    key = _state_key(game, game.last_seq, engine.version)
+    blob = cache.get(key)
+    if blob is not None:
+        return pickle.loads(blob)  # noqa: S301 - our own cache, written by _cache_state
+    state = _replay(game, engine)
+    cache.set(key, pickle.dumps(state, pickle.HIGHEST_PROTOCOL), STATE_CACHE_TIMEOUT)
+    return state
+
+
+def _replay(game: Game, engine: Engine) -> Any:
+    """Rebuild the state from options, seed and the log, up to ``game.last_seq``."""
+    seats = game.seats.count()
+    state = engine.new_game(game.options, seats, game.seed)
+    for seat, move in game.actions.filter(seq__lte=game.last_seq).order_by("seq").values_list("seat", "move"):
+        engine.apply(state, seat, move)
+    return state
+
+
+# ---------------------------------------------------------------------------
+# Moves
+
+
+def game_submit_move(*, game_id: int, user: User, move: dict[str, Any], expected_seq: int) -> MoveResult:
+    """Apply ``user``'s ``move`` to the game, if made against the current position.
+
+    In one transaction: lock the Game row; check ``expected_seq`` equals
+    ``last_seq``; find the user's seat and check that the engine waits on it;
+    apply the move through the engine; append the Action; update
+    ``last_seq``, ``to_act``, ``deadline`` and the seats' ``owes_move``; if
+    the game is over, write each seat's rank and score and finish the game.
+    After commit, cache the new state and call :func:`after_move`.
+
+    Args:
+        game_id: the game's primary key.
+        user: the signed-in user making the move.
+        move: the move in the game's notation, without ``player``.
+        expected_seq: ``last_seq`` as the user's page last saw it.
+
+    Returns:
+        A :class:`MoveResult`.
+
+    Raises:
+        Game.DoesNotExist: no such game.
+        GameNotActive: the game is not running.
+        StaleMove: the game moved on since the page was drawn; nothing written.
+        NotYourMove: the user has no seat, or no decision open.
+        IllegalMove: the engine refused the move; nothing written.
+        LockTimeout: the game stayed locked by another request too long.
+    """
+    if not isinstance(move, dict):
+        raise IllegalMove(_("A move is an object with an 'act'."), "malformed")
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if not game.is_active:
+            raise GameNotActive(_("This game is not in progress."))
+        if expected_seq != game.last_seq:
+            raise StaleMove(_("The game has moved on since this page was shown."), game.last_seq)
+        position = game.seats.filter(user=user).values_list("position", flat=True).first()
+        if position is None:
+            raise NotYourMove(_("You are not playing in this game."))
+        return _do_move(game, position, move)
+
+
+def _do_move(game: Game, position: int, move: dict[str, Any]) -> MoveResult:
+    """Apply ``move`` for seat ``position`` and record it. Caller holds the lock.
+
+    Shared by players' moves and, later, bots, timeouts and moderators, so
+    every change is logged, counted and fanned out the same way.
+    """
+    engine = get_engine(game.kind)
+    state = state_at(game)
+    if position not in {d.player for d in engine.pending(state)}:
+        raise NotYourMove(_("It is not your move."))
+    events = engine.apply(state, position, move)  # IllegalMove: nothing written yet
+    seq = game.last_seq + 1
+    try:
+        with transaction.atomic():  # a savepoint, so the outer transaction stays usable
+            Action.objects.create(game=game, seq=seq, seat=position, move=move)
+    except IntegrityError:
+        # Only reachable if a writer bypassed lock_game; treat it like a race lost.
+        raise StaleMove(_("The game has moved on since this page was shown."), seq) from None
+    game.last_seq = seq
+    fields = ["last_seq", "to_act", "deadline"]
+    if engine.is_over(state):
+        _finish(game, engine, state)
+        fields += ["status", "finished"]
+    else:
+        _update_turn_fields(game, engine, state)
+    game.save(update_fields=fields)
+    _on_commit_cache_and_fan_out(game, engine, state)
+    return MoveResult(game=game, seq=seq, events=events)
+
+
+def _update_turn_fields(game: Game, engine: Engine, state: Any) -> None:
+    """Set ``to_act``, ``deadline`` and the seats' ``owes_move`` from ``pending``.
+
+    The deadline restarts on every move for now; per-seat clocks are the
+    clock issue's business.
+    """
+    to_act = sorted({d.player for d in engine.pending(state)})
+    game.to_act = to_act
+    game.deadline = timezone.now() + game.time_per_move if to_act else None
+    game.seats.update(
+        owes_move=Case(When(position__in=to_act, then=Value(True)), default=Value(False)),
+    )
+
+
+def _finish(game: Game, engine: Engine, state: Any) -> None:
+    """Write the result to the seats and mark the game finished. Caller holds the lock."""
+    result = engine.result(state)
+    game.status = Game.Status.FINISHED
+    game.finished = timezone.now()
+    game.to_act = []
+    game.deadline = None
+    for seat in game.seats.all():
+        seat.owes_move = False
+        if result is not None:
+            seat.rank = result.ranks[seat.position]
+            seat.score = result.scores[seat.position]
+        seat.save(update_fields=["owes_move", "rank", "score"])
+
+
+def _on_commit_cache_and_fan_out(game: Game, engine: Engine, state: Any) -> None:
+    """After commit: cache the state at its seq and call ``after_move``.
+
+    The pickle is taken now, so later changes to ``state`` cannot leak in.
+    """
+    key = _state_key(game, game.last_seq, engine.version)
+    blob = pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
+    transaction.on_commit(partial(_cache_and_fan_out, key, blob, game.pk, game.last_seq))
+
+
+def _cache_and_fan_out(key: str, blob: bytes, game_id: int, seq: int) -> None:
+    cache.set(key, blob, STATE_CACHE_TIMEOUT)
+    after_move(game_id=game_id, seq=seq)
+
+
+def after_move(*, game_id: int, seq: int) -> None:
+    """Fan out after a move (or a start) has been committed. For now: nothing.
+
+    This is the one place that will queue notifications for whoever now
+    owes a decision, schedule bot moves (a Celery task that calls a
+    ``_do_move`` sibling for the bot's seat) and push updates to open pages.
+    It runs after commit, so a task it queues always sees the move; it must
+    not raise (log instead), since the move is already saved.
+
+    Args:
+        game_id: the game that changed.
+        seq: its ``last_seq`` after the change (0 for a start).
+    """
+    log.debug("after_move game=%s seq=%s", game_id, seq)
+
+
+# ---------------------------------------------------------------------------
+# Records and chat
+
+
+def game_record(game: Game) -> dict[str, Any]:
+    """Return a finished game as JSON-ready data: enough to replay it exactly.
+
+    Keys: ``kind``, ``engine_version``, ``options``, ``seed``, ``players``
+    (per seat: ``seat``, ``name``, ``user``/``bot``, ``rank``, ``score``,
+    ``forfeited``), ``moves`` (``seq``, ``player``, and the move's keys),
+    ``started``/``finished`` (ISO 8601, UTC).
+
+    Raises:
+        GameNotActive: the game has not finished (the seed is still secret).
+    """
+    if not game.is_finished:
+        raise GameNotActive(_("The record is available once the game has finished."))
+    seats = list(game.seats.select_related("user").order_by("position"))
+    return {
+        "kind": game.kind,
+        "engine_version": game.engine_version,
+        "options": game.options,
+        "seed": game.seed,
+        "players": [
+            {
+                "seat": s.position,
+                "name": str(s.name),
+                "user": s.user.username if s.user_id else None,
+                "bot": s.bot or None,
+                "rank": s.rank,
+                "score": s.score,
+                "forfeited": s.forfeited,
+            }
+            for s in seats
+        ],
+        "moves": [
+            {"seq": seq, "player": seat, **move}
+            for seq, seat, move in game.actions.order_by("seq").values_list("seq", "seat", "move")
+        ],
+        "started": game.started.isoformat() if game.started else None,
+        "finished": game.finished.isoformat() if game.finished else None,
+    }
+
+
+def chat_post(*, game_id: int, user: User, text: str) -> ChatMessage:
+    """Post a line of plain text to a game's chat.
+
+    Whitespace at the ends is dropped; the text is stored as typed and
+    escaped when shown. Visibility is the caller's check (see
+    ``games.selectors.can_view``).
+
+    Raises:
+        Game.DoesNotExist: no such game.
+        ChatInvalid: empty, or longer than ``ChatMessage.MAX_LENGTH``.
+        ChatRateLimited: more than ``settings.CHAT_RATE_LIMIT`` messages in
+            ``settings.CHAT_RATE_WINDOW`` seconds from this user.
+    """
+    text = (text or "").strip()
+    if not text:
+        raise ChatInvalid(_("Write something first."))
+    if len(text) > ChatMessage.MAX_LENGTH:
+        raise ChatInvalid(_("A message can be at most %(n)d characters.") % {"n": ChatMessage.MAX_LENGTH})
+    _chat_rate_check(user)
+    game = Game.objects.only("pk").get(pk=game_id)
+    return ChatMessage.objects.create(game=game, user=user, text=text)
+
+
+def _chat_rate_check(user: User) -> None:
+    """Count this message in a fixed window per user; refuse past the limit."""
+    key = f"herald:chat-rate:{user.pk}"
+    window = settings.CHAT_RATE_WINDOW
+    cache.add(key, 0, window)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, window)
+        count = 1
+    if count > settings.CHAT_RATE_LIMIT:
+        raise ChatRateLimited(_("You are sending messages too quickly; wait a few seconds."))

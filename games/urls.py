@@ -1,0 +1,6 @@
+"""Game URLs (namespace ``games``)."""
+
+from __future__ import annotations
+
+app_name = "games"
+urlpatterns: list = []

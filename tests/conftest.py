@@ -1,0 +1,114 @@
+"""Fixtures shared by the site's tests: the fake engine, personas, games.
+
+Set ``HERALD_REQUIRE_SERVICES=1`` (CI does) to turn every skip caused by a
+missing service (PostgreSQL, Redis, a browser) into a failure, so a CI
+machine without them cannot pass by skipping.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from datetime import timedelta
+
+import pytest
+from django.core.cache import cache
+
+from accounts.models import User
+from games import services
+from games.engine import registry
+from games.models import Game
+from tests.factories import UserFactory
+
+SERVICE_MISSING = "[service missing]"
+
+
+def skip_missing_service(what: str) -> None:
+    """Skip the test because ``what`` is not available (a failure under CI)."""
+    pytest.skip(f"{SERVICE_MISSING} {what}")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """Fail, rather than skip, a test whose service is missing when CI requires services."""
+    report = yield
+    if report.skipped and os.environ.get("HERALD_REQUIRE_SERVICES") and SERVICE_MISSING in str(report.longrepr):
+        report.outcome = "failed"
+    return report
+
+
+def dominion_available() -> bool:
+    """True once the Dominion engine can be imported."""
+    try:
+        registry.get_engine("dominion")
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.fixture(autouse=True)
+def counter_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Register the fake "counter" game for the duration of each test."""
+    monkeypatch.setitem(registry.ENGINE_MODULES, "counter", "tests.fakes")
+
+
+@pytest.fixture(autouse=True)
+def _fast_and_clean(settings: object) -> Iterator[None]:
+    """Hash passwords cheaply and start every test with an empty cache."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def player(db: None) -> User:
+    """The persona who created the game and plays in it."""
+    return UserFactory(username="player")
+
+
+@pytest.fixture
+def opponent(db: None) -> User:
+    """The persona who plays against ``player``."""
+    return UserFactory(username="opponent")
+
+
+@pytest.fixture
+def outsider(db: None) -> User:
+    """A signed-in user with no seat: a spectator at most."""
+    return UserFactory(username="outsider")
+
+
+def make_game(
+    creator: User, *others: User, kind: str = "counter", private: bool = False, options: dict | None = None
+) -> Game:
+    """Create a game through the services and fill it with ``others``; return it fresh."""
+    game = services.game_create(
+        creator=creator,
+        kind=kind,
+        options=options if options is not None else ({"target": 10} if kind == "counter" else {}),
+        players=1 + len(others),
+        rated=False,
+        private=private,
+        invited=others if private else (),
+        time_per_move=timedelta(days=1),
+    )
+    for user in others:
+        services.game_join(game_id=game.pk, user=user)
+    return Game.objects.get(pk=game.pk)
+
+
+@pytest.fixture
+def game(player: User, opponent: User) -> Game:
+    """A running counter game between ``player`` and ``opponent``."""
+    return make_game(player, opponent)
+
+
+def user_to_move(game: Game) -> User:
+    """Return the user whose decision is open (the game's first ``to_act``)."""
+    return game.seats.get(position=game.to_act[0]).user
+
+
+def user_waiting(game: Game) -> User:
+    """Return a seated user who does not owe a decision."""
+    return game.seats.exclude(position__in=game.to_act).exclude(user=None).first().user

@@ -1,0 +1,277 @@
+"""Herald settings, read from environment variables.
+
+Every value that differs between a laptop, CI and production comes from the
+environment through the small typed helpers below, which stop start-up with
+a message naming the variable when a value cannot be used. ``NAME_FILE``
+may hold a path whose contents are used instead of ``NAME`` (for secrets
+mounted as files).
+
+Variables: ``DEBUG`` (default on), ``SECRET_KEY`` (required when DEBUG is
+off), ``ALLOWED_HOSTS`` (comma-separated), ``DATABASE_URL`` (default: SQLite
+in ``var/``), ``REDIS_URL`` (cache and Celery broker; unset: in-process
+cache and eager Celery), ``EMAIL_URL`` (``console:``, ``smtp://user:pass@host:587``,
+``smtp+ssl://...``, ``locmem:``; default console), ``DEFAULT_FROM_EMAIL``,
+``SITE_URL``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def envstr(name: str, default: str | None = None) -> str | None:
+    """Return ``$NAME``, or the contents of the file named by ``$NAME_FILE``.
+
+    Returns ``default`` when neither is set. Raises ImproperlyConfigured when
+    ``NAME_FILE`` names a file that cannot be read.
+    """
+    path = os.environ.get(f"{name}_FILE")
+    if path:
+        try:
+            return Path(path).read_text().strip()
+        except OSError as exc:
+            raise ImproperlyConfigured(f"{name}_FILE={path!r} cannot be read: {exc}") from exc
+    return os.environ.get(name, default)
+
+
+def envbool(name: str, default: bool) -> bool:
+    """Return ``$NAME`` as a boolean (1/0, true/false, yes/no, on/off)."""
+    value = envstr(name)
+    if value is None:
+        return default
+    if value.strip().lower() in _TRUE:
+        return True
+    if value.strip().lower() in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name}={value!r} is not a boolean (use 1/0, true/false, yes/no, on/off)")
+
+
+def envint(name: str, default: int) -> int:
+    """Return ``$NAME`` as an integer."""
+    value = envstr(name)
+    if value is None or value == "":
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from None
+
+
+def envlist(name: str, default: list[str]) -> list[str]:
+    """Return ``$NAME`` split on commas, blanks dropped."""
+    value = envstr(name)
+    if value is None:
+        return default
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def email_config(url: str) -> dict[str, object]:
+    """Turn an ``EMAIL_URL`` into Django ``EMAIL_*`` settings.
+
+    Schemes: ``console:``, ``locmem:``, ``dummy:``, ``file:///path``,
+    ``smtp://user:password@host:port`` (STARTTLS with ``?tls=1``),
+    ``smtp+tls://`` and ``smtp+ssl://``. Raises ImproperlyConfigured for others.
+    """
+    parts = urlsplit(url)
+    backends = {
+        "console": "django.core.mail.backends.console.EmailBackend",
+        "locmem": "django.core.mail.backends.locmem.EmailBackend",
+        "dummy": "django.core.mail.backends.dummy.EmailBackend",
+        "file": "django.core.mail.backends.filebased.EmailBackend",
+    }
+    if parts.scheme in backends:
+        config: dict[str, object] = {"EMAIL_BACKEND": backends[parts.scheme]}
+        if parts.scheme == "file":
+            config["EMAIL_FILE_PATH"] = parts.path
+        return config
+    if parts.scheme in {"smtp", "smtp+tls", "smtp+ssl"}:
+        query = parse_qs(parts.query)
+        return {
+            "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "EMAIL_HOST": parts.hostname or "localhost",
+            "EMAIL_PORT": parts.port or (465 if parts.scheme == "smtp+ssl" else 587),
+            "EMAIL_HOST_USER": unquote(parts.username or ""),
+            "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+            "EMAIL_USE_TLS": parts.scheme == "smtp+tls" or query.get("tls") == ["1"],
+            "EMAIL_USE_SSL": parts.scheme == "smtp+ssl",
+        }
+    raise ImproperlyConfigured(f"EMAIL_URL has an unknown scheme {parts.scheme!r}")
+
+
+DEBUG = envbool("DEBUG", True)
+
+SECRET_KEY = envstr("SECRET_KEY") or ""
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off (or point SECRET_KEY_FILE at it)")
+    # Only for development: sessions signed with this key are worthless elsewhere.
+    SECRET_KEY = "django-insecure-herald-development-key-do-not-use-in-production"
+
+ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
+CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
+SITE_URL = envstr("SITE_URL", "http://127.0.0.1:8000")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "template_partials",
+    "allauth",
+    "allauth.account",
+    "accounts",
+    "games",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.user_time_zone",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+]
+
+ROOT_URLCONF = "website.urls"
+WSGI_APPLICATION = "website.wsgi.application"
+ASGI_APPLICATION = "website.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": dj_database_url.parse(
+        envstr("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'herald.sqlite3'}",
+        conn_max_age=envint("CONN_MAX_AGE", 0),
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    VAR_DIR.mkdir(exist_ok=True)
+    # IMMEDIATE makes every atomic block take SQLite's write lock up front, so
+    # two move submissions queue instead of failing with "database is locked"
+    # half-way (SQLite has no row locks for select_for_update to take).
+    DATABASES["default"].setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+AUTH_USER_MODEL = "accounts.User"
+
+REDIS_URL = envstr("REDIS_URL")
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_TASK_ALWAYS_EAGER = envbool("CELERY_TASK_ALWAYS_EAGER", False)
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "herald"}}
+    CELERY_BROKER_URL = "memory://"
+    # No broker: run tasks in-process so development needs no worker.
+    CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_TIME_LIMIT = 60
+CELERY_TASK_SOFT_TIME_LIMIT = 50
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_SERIALIZER = "json"
+CELERY_TIMEZONE = "UTC"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+LOGIN_URL = "account_login"
+LOGIN_REDIRECT_URL = "games:lobby"
+LOGOUT_REDIRECT_URL = "games:lobby"
+
+# django-allauth: sign in by username or email; email must be verified.
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Herald] "
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
+
+for _key, _value in email_config(envstr("EMAIL_URL") or "console:").items():
+    globals()[_key] = _value
+DEFAULT_FROM_EMAIL = envstr("DEFAULT_FROM_EMAIL", "Herald <herald@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", _("English")),
+    ("zh-hant", _("Traditional Chinese")),
+    ("zh-hans", _("Simplified Chinese")),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = "UTC"
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").is_dir() else []
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+
+SESSION_COOKIE_SECURE = not DEBUG
+CSRF_COOKIE_SECURE = not DEBUG
+SECURE_CONTENT_TYPE_NOSNIFF = True
+
+#: Chat: at most this many messages per user in CHAT_RATE_WINDOW seconds.
+CHAT_RATE_LIMIT = envint("CHAT_RATE_LIMIT", 5)
+CHAT_RATE_WINDOW = envint("CHAT_RATE_WINDOW", 10)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "INFO"}},
+}
