@@ -12,6 +12,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -74,6 +75,10 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"{self.kind} #{self.pk}"
 
+    def get_absolute_url(self) -> str:
+        """Return the game page's path."""
+        return reverse("games:detail", kwargs={"game_id": self.pk})
+
     @property
     def is_open(self) -> bool:
         """True while players may still join."""
@@ -83,6 +88,11 @@ class Game(models.Model):
     def is_active(self) -> bool:
         """True while moves are being played."""
         return self.status == self.Status.ACTIVE
+
+    @property
+    def seats_free(self) -> int:
+        """Seats still to fill (uses prefetched seats when present)."""
+        return max(0, self.max_players - len(self.seats.all()))
 
     @property
     def is_finished(self) -> bool:

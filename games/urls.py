@@ -2,5 +2,20 @@
 
 from __future__ import annotations
 
+from django.urls import path
+
+from games import views
+
 app_name = "games"
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("games/new/", views.game_new, name="new"),
+    path("games/<int:game_id>/", views.game_detail, name="detail"),
+    path("games/<int:game_id>/join", views.game_join, name="join"),
+    path("games/<int:game_id>/leave", views.game_leave, name="leave"),
+    path("games/<int:game_id>/cancel", views.game_cancel, name="cancel"),
+    path("games/<int:game_id>/move", views.game_move, name="move"),
+    path("games/<int:game_id>/poll", views.game_poll, name="poll"),
+    path("games/<int:game_id>/chat", views.game_chat, name="chat"),
+    path("games/<int:game_id>/record.json", views.game_record, name="record"),
+]

@@ -1,0 +1,148 @@
+"""Forms for creating games and posting chat."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from games.services import TIME_CONTROLS
+
+try:  # The Dominion card data lives with the engine; the site must load without it.
+    from games.engine.dominion.cards import KINGDOM_CARDS, RECOMMENDED_SETS
+except ImportError:  # pragma: no cover - only before the engine lands
+    KINGDOM_CARDS: list[str] = []
+    RECOMMENDED_SETS: dict[str, list[str]] = {}
+
+#: Bots offered on the form, in order; only those the engine has are shown.
+OFFERED_BOTS = ["smart", "big_money"]
+
+HUMAN = ""
+
+
+def time_control_label(delta: timedelta) -> str:
+    """Return "4 hours" or "2 days" for a time control, in the active language."""
+    hours = int(delta.total_seconds() // 3600)
+    if hours < 24:
+        return ngettext("%(n)d hour", "%(n)d hours", hours) % {"n": hours}
+    days = hours // 24
+    return ngettext("%(n)d day", "%(n)d days", days) % {"n": days}
+
+
+class DominionGameForm(forms.Form):
+    """Options for a new Dominion game; ``game_create_kwargs`` turns them into service arguments."""
+
+    KINGDOM_RANDOM = "random"
+    KINGDOM_RECOMMENDED = "recommended"
+    KINGDOM_PICK = "pick"
+
+    players = forms.TypedChoiceField(
+        label=_("Players"), choices=[(n, str(n)) for n in (2, 3, 4)], coerce=int, initial=2
+    )
+    kingdom = forms.ChoiceField(
+        label=_("Kingdom"),
+        widget=forms.RadioSelect,
+        initial=KINGDOM_RANDOM,
+        choices=[
+            (KINGDOM_RANDOM, _("Random")),
+            (KINGDOM_RECOMMENDED, _("A recommended set")),
+            (KINGDOM_PICK, _("Pick 10 cards")),
+        ],
+    )
+    recommended_set = forms.ChoiceField(
+        label=_("Recommended set"), required=False, choices=[(name, name) for name in RECOMMENDED_SETS]
+    )
+    cards = forms.MultipleChoiceField(
+        label=_("Cards"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        choices=[(name, name) for name in KINGDOM_CARDS],
+    )
+    time_per_move = forms.TypedChoiceField(
+        label=_("Time per move"),
+        choices=[(int(d.total_seconds()), "") for d in TIME_CONTROLS],
+        coerce=int,
+        initial=int(timedelta(days=1).total_seconds()),
+    )
+    rated = forms.TypedChoiceField(
+        label=_("Rating"),
+        widget=forms.RadioSelect,
+        choices=[("casual", _("Casual")), ("rated", _("Rated"))],
+        coerce=lambda v: v == "rated",
+        initial="casual",
+    )
+    visibility = forms.ChoiceField(
+        label=_("Who may join"),
+        widget=forms.RadioSelect,
+        choices=[("open", _("Anyone")), ("invite", _("Only invited players"))],
+        initial="open",
+    )
+    invited = forms.CharField(
+        label=_("Invite (usernames, separated by commas or spaces)"), required=False, max_length=500
+    )
+
+    def __init__(self, *args: Any, bots: list[str] | None = None, **kwargs: Any) -> None:
+        """Build the form; ``bots`` are the bot names the engine offers."""
+        super().__init__(*args, **kwargs)
+        # Labels are built per request so they follow the active language.
+        self.fields["time_per_move"].choices = [(int(d.total_seconds()), time_control_label(d)) for d in TIME_CONTROLS]
+        bot_choices = [(HUMAN, _("A person"))] + [(name, _("Bot: %(name)s") % {"name": name}) for name in (bots or [])]
+        for seat in (2, 3, 4):
+            self.fields[f"seat_{seat}"] = forms.ChoiceField(
+                label=_("Seat %(n)d") % {"n": seat}, required=False, choices=bot_choices, initial=HUMAN
+            )
+
+    def clean_invited(self) -> list[Any]:
+        """Resolve the usernames to users; refuse unknown names."""
+        names = [n for n in re.split(r"[\s,]+", self.cleaned_data["invited"]) if n]
+        users = list(get_user_model().objects.filter(username__in=names))
+        missing = sorted(set(names) - {u.username for u in users})
+        if missing:
+            raise forms.ValidationError(_("No such player: %(names)s") % {"names": ", ".join(missing)})
+        return users
+
+    def clean(self) -> dict[str, Any]:
+        """Check the kingdom choice is complete and the bots fit the seats."""
+        data = super().clean()
+        mode = data.get("kingdom")
+        if mode == self.KINGDOM_RECOMMENDED and not data.get("recommended_set"):
+            self.add_error("recommended_set", _("Choose a recommended set."))
+        if mode == self.KINGDOM_PICK and len(data.get("cards") or []) != 10:
+            self.add_error("cards", _("Pick exactly 10 cards."))
+        players = data.get("players") or 2
+        data["bots"] = [b for s in range(2, players + 1) if (b := data.get(f"seat_{s}"))]
+        if data.get("visibility") == "invite" and not data.get("invited") and len(data["bots"]) < players - 1:
+            self.add_error("invited", _("Invite at least one player, or let anyone join."))
+        return data
+
+    def game_create_kwargs(self) -> dict[str, Any]:
+        """Return the keyword arguments for ``services.game_create`` (without ``creator``)."""
+        data = self.cleaned_data
+        mode = data["kingdom"]
+        if mode == self.KINGDOM_RECOMMENDED:
+            kingdom: Any = data["recommended_set"]
+        elif mode == self.KINGDOM_PICK:
+            kingdom = list(data["cards"])
+        else:
+            kingdom = "random"
+        return {
+            "kind": "dominion",
+            "options": {"kingdom": kingdom},
+            "players": data["players"],
+            "rated": data["rated"],
+            "private": data["visibility"] == "invite",
+            "invited": data["invited"],
+            "time_per_move": timedelta(seconds=data["time_per_move"]),
+            "bots": data["bots"],
+        }
+
+
+class ChatForm(forms.Form):
+    """One chat line."""
+
+    text = forms.CharField(label=_("Message"), max_length=500, strip=True)

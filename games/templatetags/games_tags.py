@@ -1,0 +1,36 @@
+"""Template helpers for game pages."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def move_json(move: Any) -> str:
+    """Return a move as compact JSON, for a button's ``value`` (autoescaped by the template)."""
+    return json.dumps(move, separators=(",", ":"), ensure_ascii=False)
+
+
+@register.filter
+def move_label(move: Any) -> str:
+    """Return a short label for a move button ("buy Silver", "end turn")."""
+    if not isinstance(move, dict):
+        return str(move)
+    words = [str(move.get("act", "")).replace("_", " ")]
+    words += [str(v) for k, v in move.items() if k not in ("act", "cards")]
+    if move.get("cards") is not None:
+        words.append(", ".join(map(str, move["cards"])) or "—")
+    return " ".join(w for w in words if w)
+
+
+@register.filter
+def time_control(delta: Any) -> str:
+    """Return a game's time per move as "4 hours" / "2 days"."""
+    from games.forms import time_control_label
+
+    return time_control_label(delta)

@@ -1,0 +1,379 @@
+"""Game pages: the lobby, creating and joining games, the game page, moves, polling, chat.
+
+Views only parse requests and render; ``games.services`` does every write
+and ``games.selectors`` every list. Templates never receive engine state,
+only ``engine.view(state, seat)``.
+
+HTMX requests get the page's regions (partials of ``games/game.html``);
+plain form posts get a redirect (post/redirect/get), or the full page with
+an error status when the move was refused, so every form works without
+JavaScript.
+"""
+
+from __future__ import annotations
+
+import json
+from http import HTTPStatus
+from typing import TYPE_CHECKING, Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.middleware import HtmxDetails
+
+from games import selectors, services
+from games.engine.registry import get_engine
+from games.forms import OFFERED_BOTS, ChatForm, DominionGameForm
+from games.models import ChatMessage, Game, Seat
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+#: Moves larger than this are refused before parsing (no real move comes close).
+MAX_MOVE_BYTES = 4000
+CHAT_SHOWN = 50
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request that went through ``HtmxMiddleware``."""
+
+    htmx: HtmxDetails
+
+
+class AuthenticatedHttpRequest(HtmxHttpRequest):
+    """A request from a signed-in user (views decorated with ``login_required``)."""
+
+    user: User
+
+
+# ---------------------------------------------------------------------------
+# Access
+
+
+def get_game_for_user(request: HttpRequest, game_id: int) -> tuple[Game, Seat | None]:
+    """Return ``(game, the user's seat or None)`` if the user may watch the game.
+
+    Seats are prefetched with their users. Raises Http404 when the game does
+    not exist or is private to others, so private games do not reveal
+    themselves.
+    """
+    try:
+        game = Game.objects.select_related("creator").prefetch_related("seats__user").get(pk=game_id)
+    except Game.DoesNotExist:
+        raise Http404("No such game") from None
+    user = request.user if request.user.is_authenticated else None
+    if not selectors.can_view(game, user):
+        raise Http404("No such game")
+    return game, selectors.seat_for(game, user)
+
+
+def get_game_for_player(request: HttpRequest, game_id: int) -> tuple[Game, Seat]:
+    """Like ``get_game_for_user``, but raise PermissionDenied unless the user has a seat."""
+    game, seat = get_game_for_user(request, game_id)
+    if seat is None:
+        raise PermissionDenied(_("You are not playing in this game."))
+    return game, seat
+
+
+# ---------------------------------------------------------------------------
+# Lobby and creation
+
+
+@require_GET
+def lobby(request: HtmxHttpRequest) -> HttpResponse:
+    """The home page: games to join, games waiting on you, your other games, recent results."""
+    user = request.user if request.user.is_authenticated else None
+    context: dict[str, Any] = {
+        "open_games": selectors.open_games(user),
+        "finished_games": selectors.recent_finished_games(user),
+        "my_move_games": selectors.my_move_games(user) if user else [],
+        "my_waiting_games": selectors.my_waiting_games(user) if user else [],
+    }
+    return render(request, "games/lobby.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Show the new-game form; on a valid POST create the game and go to it."""
+    bots = [b for b in OFFERED_BOTS if b in _engine_bots("dominion")]
+    form = DominionGameForm(request.POST or None, bots=bots)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = services.game_create(creator=request.user, **form.game_create_kwargs())
+        except services.InvalidOptions as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("Game created."))
+            return redirect("games:detail", game_id=game.pk)
+    status = HTTPStatus.BAD_REQUEST if request.method == "POST" else HTTPStatus.OK
+    return render(request, "games/new.html", {"form": form}, status=status)
+
+
+def _engine_bots(kind: str) -> dict[str, Any]:
+    try:
+        return dict(get_engine(kind).bots)
+    except (KeyError, ImportError):
+        return {}
+
+
+@login_required
+@require_POST
+def game_join(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
+    """Take a seat at an open game."""
+    get_game_for_user(request, game_id)
+    try:
+        game = services.game_join(game_id=game_id, user=request.user)
+    except services.ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("The game has started.") if game.is_active else _("You joined the game."))
+    return redirect("games:detail", game_id=game_id)
+
+
+@login_required
+@require_POST
+def game_leave(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
+    """Give up a seat at a game that has not started."""
+    get_game_for_player(request, game_id)
+    try:
+        services.game_leave(game_id=game_id, user=request.user)
+    except services.ServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("games:detail", game_id=game_id)
+    messages.success(request, _("You left the game."))
+    return redirect("games:lobby")
+
+
+@login_required
+@require_POST
+def game_cancel(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
+    """Cancel a game that has not started (its creator only)."""
+    get_game_for_user(request, game_id)
+    try:
+        services.game_cancel(game_id=game_id, user=request.user)
+    except services.ServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("games:detail", game_id=game_id)
+    messages.success(request, _("The game was cancelled."))
+    return redirect("games:lobby")
+
+
+# ---------------------------------------------------------------------------
+# The game page
+
+
+def _game_context(request: HttpRequest, game: Game, seat: Seat | None, *, error: str = "") -> dict[str, Any]:
+    """Everything ``games/game.html`` and its partials need, for this viewer.
+
+    ``view`` is ``engine.view(state, viewer)`` and the only game data the
+    templates get; ``viewer`` is the seat index, or None for spectators.
+    """
+    seats = list(game.seats.all())
+    viewer = seat.position if seat is not None else None
+    view: dict[str, Any] | None = None
+    if game.started is not None:
+        view = get_engine(game.kind).view(services.state_at(game), viewer)
+    chat = list(ChatMessage.objects.filter(game=game).select_related("user").order_by("-created", "-pk")[:CHAT_SHOWN])
+    chat.reverse()
+    user = request.user
+    return {
+        "game": game,
+        "seat": seat,
+        "seats": seats,
+        "viewer": viewer,
+        "view": view,
+        "view_json": json.dumps(view, indent=1, ensure_ascii=False) if view is not None else "",
+        "my_move": seat is not None and game.is_active and viewer in game.to_act,
+        "waiting_on": [s for s in seats if s.position in game.to_act] if game.is_active else [],
+        "log": selectors.game_log(game, viewer),
+        "chat": chat,
+        "chat_cursor": chat[-1].pk if chat else 0,
+        "chat_form": ChatForm(),
+        "can_chat": user.is_authenticated,
+        "can_join": (user.is_authenticated and game.is_open and seat is None and len(seats) < game.max_players),
+        "can_leave": game.is_open and seat is not None and game.creator_id != user.pk,
+        "can_cancel": game.is_open and user.is_authenticated and (game.creator_id == user.pk or user.is_staff),
+        "board_template": [f"games/{game.kind}/board.html", "games/generic_board.html"],
+        "error": error,
+        "cursor": _cursor(game, len(seats)),
+    }
+
+
+def _cursor(game: Game, seat_count: int) -> str:
+    """What a poll compares to see whether the live region changed (besides seq)."""
+    return f"{game.status}.{seat_count}"
+
+
+@require_GET
+def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """The game page: status, board, log and chat; spectators get the public view."""
+    game, seat = get_game_for_user(request, game_id)
+    return render(request, "games/game.html", _game_context(request, game, seat))
+
+
+def _render_live(request: HttpRequest, game_id: int, *, error: str = "", status: int = HTTPStatus.OK) -> HttpResponse:
+    """Render the ``live`` region (status, board, log) for this viewer, fresh from the database."""
+    game, seat = get_game_for_user(request, game_id)
+    return render(request, "games/game.html#live", _game_context(request, game, seat, error=error), status=status)
+
+
+def _render_page(request: HttpRequest, game_id: int, *, error: str, status: int) -> HttpResponse:
+    """Render the full game page with an error, for refused plain (non-HTMX) posts."""
+    game, seat = get_game_for_user(request, game_id)
+    return render(request, "games/game.html", _game_context(request, game, seat, error=error), status=status)
+
+
+class MalformedMove(ValueError):
+    """The request does not carry a move and a seq in a shape we understand."""
+
+
+def parse_move(post: Any) -> tuple[dict[str, Any], int]:
+    """Return ``(move, expected_seq)`` from a move form.
+
+    The move is either JSON in a ``move`` field, or the fields ``act``,
+    ``card`` and ``cards`` (repeated) of the notation. ``seq`` is required.
+    A ``player`` key is dropped: the seat comes from the signed-in user.
+
+    Raises:
+        MalformedMove: missing or unreadable fields.
+    """
+    try:
+        seq = int(post.get("seq", ""))
+    except ValueError:
+        raise MalformedMove(_("The form lacks the position it was made for.")) from None
+    if not 0 <= seq < 2**31:  # the column's range; anything else is not a position we sent
+        raise MalformedMove(_("The form lacks the position it was made for."))
+    raw = post.get("move")
+    if raw:
+        if len(raw) > MAX_MOVE_BYTES:
+            raise MalformedMove(_("That move is too large."))
+        try:
+            move = json.loads(raw)
+        except ValueError:
+            raise MalformedMove(_("That move is not valid JSON.")) from None
+        if not isinstance(move, dict) or not isinstance(move.get("act"), str):
+            raise MalformedMove(_("A move is an object with an 'act'."))
+        move.pop("player", None)
+        return move, seq
+    act = post.get("act", "")
+    if not act or len(act) > 40:
+        raise MalformedMove(_("Choose a move."))
+    move = {"act": act}
+    if post.get("card"):
+        move["card"] = post["card"][:40]
+    cards = post.getlist("cards") if hasattr(post, "getlist") else []
+    if act == "choose" or cards:
+        if len(cards) > 100:
+            raise MalformedMove(_("That move is too large."))
+        move["cards"] = [c[:40] for c in cards]
+    return move, seq
+
+
+@login_required
+@require_POST
+def game_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
+    """Make a move; answer HTMX with the live region, plain posts with a redirect.
+
+    Status codes: 200 (HTMX, applied), 303 (plain post, applied or stale),
+    400 malformed, 403 not your move, 409 stale or game not running,
+    422 refused by the rules (with the engine's reason).
+    """
+    game, _seat = get_game_for_user(request, game_id)
+    try:
+        move, seq = parse_move(request.POST)
+        services.game_submit_move(game_id=game.pk, user=request.user, move=move, expected_seq=seq)
+    except MalformedMove as exc:
+        return _refused(request, game_id, str(exc), HTTPStatus.BAD_REQUEST)
+    except services.StaleMove:
+        message = _("The game moved on before your move arrived; here is the current position.")
+        if not request.htmx:
+            messages.warning(request, message)
+            return redirect("games:detail", game_id=game_id)
+        return _render_live(request, game_id, error=message, status=HTTPStatus.CONFLICT)
+    except services.IllegalMove as exc:
+        return _refused(request, game_id, exc.reason, HTTPStatus.UNPROCESSABLE_ENTITY)
+    except services.NotYourMove as exc:
+        return _refused(request, game_id, str(exc), HTTPStatus.FORBIDDEN)
+    except (services.GameNotActive, services.LockTimeout) as exc:
+        return _refused(request, game_id, str(exc) or _("Please try again."), HTTPStatus.CONFLICT)
+    if request.htmx:
+        return _render_live(request, game_id)
+    return redirect("games:detail", game_id=game_id)
+
+
+def _refused(request: HtmxHttpRequest, game_id: int, message: str, status: int) -> HttpResponse:
+    if request.htmx:
+        return _render_live(request, game_id, error=message, status=status)
+    return _render_page(request, game_id, error=message, status=status)
+
+
+@require_GET
+def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """Return 204 if nothing changed since ``?seq=N&v=...&chat=M``, else the changed regions.
+
+    ``seq`` is the last move seen, ``v`` the status cursor (a join changes the
+    page without a move), ``chat`` the last chat message id seen.
+    """
+    try:
+        seq = int(request.GET.get("seq", ""))
+        chat_seen = int(request.GET.get("chat", "0") or 0)
+    except ValueError:
+        return HttpResponseBadRequest(_("seq must be a number"))
+    game, seat = get_game_for_user(request, game_id)
+    cursor = request.GET.get("v")
+    live_changed = seq != game.last_seq or (cursor is not None and cursor != _cursor(game, len(game.seats.all())))
+    last_chat = ChatMessage.objects.filter(game=game).order_by("-pk").values_list("pk", flat=True).first() or 0
+    chat_changed = last_chat != chat_seen
+    if not live_changed and not chat_changed:
+        return HttpResponse(status=HTTPStatus.NO_CONTENT)
+    context = _game_context(request, game, seat)
+    parts = [render_to_string("games/game.html#live", context, request=request)]
+    if chat_changed:
+        parts.append(render_to_string("games/game.html#chat_messages", {**context, "oob": True}, request=request))
+    return HttpResponse("".join(parts))
+
+
+@login_required
+@require_POST
+def game_chat(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
+    """Post a chat message; HTMX gets the chat region, plain posts a redirect."""
+    game, seat = get_game_for_user(request, game_id)
+    form = ChatForm(request.POST)
+    status = HTTPStatus.OK
+    error = ""
+    if not form.is_valid():
+        error = " ".join(e for errors in form.errors.values() for e in errors)
+        status = HTTPStatus.BAD_REQUEST
+    else:
+        try:
+            services.chat_post(game_id=game.pk, user=request.user, text=form.cleaned_data["text"])
+        except services.ChatRateLimited as exc:
+            error, status = str(exc), HTTPStatus.TOO_MANY_REQUESTS
+        except services.ServiceError as exc:
+            error, status = str(exc), HTTPStatus.BAD_REQUEST
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect(f"{game.get_absolute_url()}#chat")
+    context = _game_context(request, game, seat)
+    context["chat_error"] = error
+    return render(request, "games/game.html#chat", context, status=status)
+
+
+@require_GET
+def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Download a finished game as JSON (options, seed, every move, result)."""
+    game, _seat = get_game_for_user(request, game_id)
+    try:
+        record = services.game_record(game)
+    except services.GameNotActive:
+        raise Http404("The record is available once the game has finished.") from None
+    response = JsonResponse(record, json_dumps_params={"indent": 1, "ensure_ascii": False})
+    response["Content-Disposition"] = f'attachment; filename="herald-{game.kind}-{game.pk}.json"'
+    return response

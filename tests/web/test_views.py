@@ -1,0 +1,517 @@
+"""The pages: the lobby, creation, joining, the game page, moves, polling, chat, records.
+
+Each view gets the triad: happy path, wrong method, no access.
+"""
+
+from __future__ import annotations
+
+import json
+from http import HTTPStatus
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.engine.registry import get_engine
+from games.models import Action, ChatMessage, Game
+from tests.conftest import dominion_available, make_game, user_to_move, user_waiting
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def url(name: str, game: Game | None = None) -> str:
+    return reverse(f"games:{name}", kwargs={"game_id": game.pk} if game else None)
+
+
+def secret_of(game: Game, position: int) -> str:
+    return get_engine(game.kind).view(services.state_at(game), position)["seats"][position]["secret"]
+
+
+def move_post(game: Game, move: dict, seq: int | None = None) -> dict:
+    return {"move": json.dumps(move), "seq": game.last_seq if seq is None else seq}
+
+
+# ---------------------------------------------------------------------------
+# Lobby
+
+
+def test_lobby_lists_games_by_section(client, game, player, outsider):
+    open_game = services.game_create(
+        creator=outsider,
+        kind="counter",
+        options={},
+        players=2,
+        rated=True,
+        private=False,
+        time_per_move=game.time_per_move,
+    )
+    client.force_login(user_to_move(game))
+    response = client.get(url("lobby"))
+    assert response.status_code == HTTPStatus.OK
+    assert [g.pk for g in response.context["my_move_games"]] == [game.pk]
+    assert [g.pk for g in response.context["open_games"]] == [open_game.pk]
+    client.force_login(user_waiting(game))
+    response = client.get(url("lobby"))
+    assert [g.pk for g in response.context["my_waiting_games"]] == [game.pk]
+
+
+def test_lobby_anonymous(client, game):
+    response = client.get(url("lobby"))
+    assert response.status_code == HTTPStatus.OK
+    assert b"Sign in" in response.content
+
+
+def test_lobby_hides_private_games_from_outsiders(client, player, opponent, outsider):
+    private = services.game_create(
+        creator=player,
+        kind="counter",
+        options={},
+        players=2,
+        rated=False,
+        private=True,
+        invited=[opponent],
+        time_per_move=services.TIME_CONTROLS[0],
+    )
+    client.force_login(outsider)
+    assert private not in client.get(url("lobby")).context["open_games"]
+    client.force_login(opponent)
+    assert private in client.get(url("lobby")).context["open_games"]
+
+
+def test_lobby_wrong_method(client):
+    assert client.post(url("lobby")).status_code == HTTPStatus.METHOD_NOT_ALLOWED
+
+
+def test_lobby_query_count_is_bounded(client, django_assert_max_num_queries, player):
+    for _ in range(6):
+        make_game(player, UserFactory())
+        services.game_create(
+            creator=UserFactory(),
+            kind="counter",
+            options={},
+            players=3,
+            rated=False,
+            private=False,
+            time_per_move=services.TIME_CONTROLS[3],
+        )
+    client.force_login(player)
+    with django_assert_max_num_queries(14):
+        response = client.get(url("lobby"))
+    assert len(response.context["my_move_games"]) + len(response.context["my_waiting_games"]) == 6
+
+
+# ---------------------------------------------------------------------------
+# Creating, joining, leaving, cancelling
+
+
+@pytest.mark.skipif(not dominion_available(), reason="Dominion engine not there yet")
+def test_create_dominion_game(client, player):
+    client.force_login(player)
+    assert client.get(url("new")).status_code == HTTPStatus.OK
+    response = client.post(
+        url("new"),
+        {
+            "players": "2",
+            "kingdom": "recommended",
+            "recommended_set": "First Game",
+            "time_per_move": str(3600 * 4),
+            "rated": "casual",
+            "visibility": "open",
+            "invited": "",
+            "seat_2": "",
+            "seat_3": "",
+            "seat_4": "",
+        },
+    )
+    game = Game.objects.get()
+    assert response.status_code == HTTPStatus.FOUND
+    assert response["Location"] == url("detail", game)
+    assert game.options == {"kingdom": "First Game"}
+    assert game.time_per_move.total_seconds() == 4 * 3600
+
+
+@pytest.mark.skipif(not dominion_available(), reason="Dominion engine not there yet")
+def test_create_dominion_game_against_a_bot_starts_it(client, player):
+    client.force_login(player)
+    client.post(
+        url("new"),
+        {
+            "players": "2",
+            "kingdom": "random",
+            "time_per_move": "86400",
+            "rated": "casual",
+            "visibility": "open",
+            "seat_2": "big_money",
+        },
+    )
+    game = Game.objects.get()
+    assert game.status == Game.Status.ACTIVE
+    assert len(game.options["kingdom"]) == 10
+    assert client.get(url("detail", game)).status_code == HTTPStatus.OK
+
+
+def test_create_form_errors_are_400(client, player):
+    client.force_login(player)
+    response = client.post(
+        url("new"),
+        {
+            "players": "2",
+            "kingdom": "pick",
+            "cards": ["Village"],
+            "time_per_move": "86400",
+            "rated": "casual",
+            "visibility": "open",
+        },
+    )
+    assert response.status_code == HTTPStatus.BAD_REQUEST
+    assert not Game.objects.exists()
+    response = client.post(
+        url("new"),
+        {
+            "players": "2",
+            "kingdom": "random",
+            "time_per_move": "86400",
+            "rated": "casual",
+            "visibility": "invite",
+            "invited": "nobody",
+        },
+    )
+    assert response.status_code == HTTPStatus.BAD_REQUEST
+    assert b"nobody" in response.content
+
+
+def test_create_needs_sign_in_and_get_or_post(client, player):
+    assert client.get(url("new")).status_code == HTTPStatus.FOUND
+    client.force_login(player)
+    assert client.put(url("new")).status_code == HTTPStatus.METHOD_NOT_ALLOWED
+
+
+def test_join_leave_cancel(client, player, opponent):
+    open_game = services.game_create(
+        creator=player,
+        kind="counter",
+        options={},
+        players=3,
+        rated=False,
+        private=False,
+        time_per_move=services.TIME_CONTROLS[0],
+    )
+    client.force_login(opponent)
+    assert client.get(url("join", open_game)).status_code == HTTPStatus.METHOD_NOT_ALLOWED
+    assert client.post(url("join", open_game)).status_code == HTTPStatus.FOUND
+    assert open_game.seats.filter(user=opponent).exists()
+    assert client.post(url("leave", open_game)).status_code == HTTPStatus.FOUND
+    assert not open_game.seats.filter(user=opponent).exists()
+    client.post(url("cancel", open_game))
+    open_game.refresh_from_db()
+    assert open_game.status == Game.Status.OPEN  # not the creator
+    client.force_login(player)
+    client.post(url("cancel", open_game))
+    open_game.refresh_from_db()
+    assert open_game.status == Game.Status.ABORTED
+
+
+def test_join_private_game_is_404_for_outsiders(client, player, outsider):
+    private = services.game_create(
+        creator=player,
+        kind="counter",
+        options={},
+        players=2,
+        rated=False,
+        private=True,
+        invited=[],
+        time_per_move=services.TIME_CONTROLS[0],
+    )
+    client.force_login(outsider)
+    assert client.post(url("join", private)).status_code == HTTPStatus.NOT_FOUND
+    assert client.get(url("detail", private)).status_code == HTTPStatus.NOT_FOUND
+    assert private.seats.count() == 1
+
+
+# ---------------------------------------------------------------------------
+# The game page
+
+
+def test_game_page_for_a_player(client, game):
+    user = user_to_move(game)
+    client.force_login(user)
+    response = client.get(url("detail", game))
+    assert response.status_code == HTTPStatus.OK
+    assert response.context["my_move"] is True
+    assert b'id="game-board"' in response.content
+    assert b"Your move" in response.content
+
+
+def test_game_page_shows_only_the_viewers_secret(client, game):
+    for user in (user_to_move(game), user_waiting(game)):
+        mine = game.seats.get(user=user).position
+        client.force_login(user)
+        html = client.get(url("detail", game)).content.decode()
+        assert secret_of(game, mine) in html
+        assert secret_of(game, 1 - mine) not in html
+
+
+def test_spectators_get_the_public_view(client, game, outsider):
+    for who in (None, outsider):
+        client.logout()
+        if who:
+            client.force_login(who)
+        response = client.get(url("detail", game))
+        assert response.status_code == HTTPStatus.OK
+        assert response.context["viewer"] is None
+        assert response.context["view"]["legal"] == []
+        html = response.content.decode()
+        assert secret_of(game, 0) not in html
+        assert secret_of(game, 1) not in html
+
+
+def test_game_page_wrong_method_and_missing(client, game):
+    assert client.post(url("detail", game)).status_code == HTTPStatus.METHOD_NOT_ALLOWED
+    assert client.get(reverse("games:detail", kwargs={"game_id": 999999})).status_code == HTTPStatus.NOT_FOUND
+
+
+def test_game_page_query_count_is_bounded(client, game, django_assert_max_num_queries):
+    for _ in range(5):
+        user = user_to_move(game)
+        services.game_submit_move(game_id=game.pk, user=user, move={"act": "add", "n": 1}, expected_seq=game.last_seq)
+        services.chat_post(game_id=game.pk, user=user, text="hi")
+        game.refresh_from_db()
+    client.force_login(user_to_move(game))
+    client.get(url("detail", game))  # warm the state cache, as any earlier visit would
+    with django_assert_max_num_queries(10):
+        response = client.get(url("detail", game))
+    assert len(response.context["log"]) == 5
+
+
+@pytest.mark.skipif(not dominion_available(), reason="Dominion engine not there yet")
+def test_dominion_game_page_hides_the_other_hand(client, player, opponent):
+    game = make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"})
+    client.force_login(player)
+    response = client.get(url("detail", game))
+    assert response.status_code == HTTPStatus.OK
+    view = response.context["view"]
+    mine = game.seats.get(user=player).position
+    assert view["seats"][mine]["hand"] is not None
+    assert view["seats"][1 - mine]["hand"] is None
+
+
+# ---------------------------------------------------------------------------
+# Moves
+
+
+def test_move_htmx_returns_the_live_region(client, game):
+    user = user_to_move(game)
+    client.force_login(user)
+    response = client.post(url("move", game), move_post(game, {"act": "add", "n": 2}), **HX)
+    assert response.status_code == HTTPStatus.OK
+    assert b'id="game-live"' in response.content
+    assert b"<html" not in response.content
+    assert Action.objects.get(game=game).move == {"act": "add", "n": 2}
+
+
+def test_move_plain_post_redirects(client, game):
+    client.force_login(user_to_move(game))
+    response = client.post(url("move", game), move_post(game, {"act": "add", "n": 1}))
+    assert response.status_code == HTTPStatus.FOUND
+    assert response["Location"] == url("detail", game)
+
+
+def test_move_form_fields(client, game):
+    client.force_login(user_to_move(game))
+    response = client.post(url("move", game), {"act": "add", "seq": 0}, **HX)
+    # The counter needs "n", which the form fields do not carry: the engine says why.
+    assert response.status_code == HTTPStatus.UNPROCESSABLE_ENTITY
+    assert b"Add 1, 2 or 3." in response.content
+
+
+def test_move_stale_seq(client, game):
+    user = user_to_move(game)
+    client.force_login(user)
+    client.post(url("move", game), move_post(game, {"act": "add", "n": 1}, seq=0), **HX)
+    response = client.post(url("move", game), move_post(game, {"act": "add", "n": 1}, seq=0), **HX)
+    assert response.status_code == HTTPStatus.CONFLICT
+    assert b'id="game-board"' in response.content
+    response = client.post(url("move", game), move_post(game, {"act": "add", "n": 1}, seq=0))
+    assert response.status_code == HTTPStatus.FOUND
+    assert Action.objects.filter(game=game).count() == 1
+
+
+def test_move_illegal_is_422_with_the_reason(client, game):
+    client.force_login(user_to_move(game))
+    response = client.post(url("move", game), move_post(game, {"act": "add", "n": 3}, seq=0), **HX)
+    assert response.status_code == HTTPStatus.OK
+    game.refresh_from_db()
+    client.force_login(user_to_move(game))
+    response = client.post(url("move", game), move_post(game, {"act": "add", "n": 30}))
+    assert response.status_code == HTTPStatus.UNPROCESSABLE_ENTITY
+    assert b"Add 1, 2 or 3." in response.content
+
+
+def test_move_not_your_move_is_403(client, game, outsider):
+    client.force_login(user_waiting(game))
+    response = client.post(url("move", game), move_post(game, {"act": "add", "n": 1}), **HX)
+    assert response.status_code == HTTPStatus.FORBIDDEN
+    client.force_login(outsider)
+    response = client.post(url("move", game), move_post(game, {"act": "add", "n": 1}))
+    assert response.status_code == HTTPStatus.FORBIDDEN
+    assert not Action.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {},
+        {"seq": "x", "act": "add"},
+        {"seq": "-1", "act": "add"},
+        {"seq": "0"},
+        {"seq": "0", "move": "{not json"},
+        {"seq": "0", "move": "[1, 2]"},
+        {"seq": "0", "move": '{"act": 5}'},
+        {"seq": "0", "move": "x" * 5000},
+        {"seq": "0", "act": "x" * 100},
+        {"seq": "99999999999999999999999", "act": "add"},
+    ],
+)
+def test_malformed_moves_are_4xx(client, game, data):
+    client.force_login(user_to_move(game))
+    for extra in ({}, HX):
+        response = client.post(url("move", game), data, **extra)
+        assert 400 <= response.status_code < 500, (data, response.status_code)
+    assert not Action.objects.exists()
+
+
+def test_move_wrong_method_and_anonymous(client, game):
+    client.force_login(user_to_move(game))
+    assert client.get(url("move", game)).status_code == HTTPStatus.METHOD_NOT_ALLOWED
+    client.logout()
+    response = client.post(url("move", game), move_post(game, {"act": "add", "n": 1}))
+    assert response.status_code == HTTPStatus.FOUND
+    assert "/accounts/login/" in response["Location"]
+    assert not Action.objects.exists()
+
+
+def test_move_responses_never_leak_the_other_secret(client, game):
+    user = user_to_move(game)
+    other = 1 - game.seats.get(user=user).position
+    client.force_login(user)
+    for data in (
+        move_post(game, {"act": "add", "n": 1}),
+        move_post(game, {"act": "add", "n": 1}, seq=0),
+        move_post(game, {"act": "add", "n": 9}),
+    ):
+        response = client.post(url("move", game), data, **HX)
+        assert secret_of(game, other) not in response.content.decode()
+
+
+@pytest.mark.skipif(not dominion_available(), reason="Dominion engine not there yet")
+def test_dominion_move_through_the_form_fields(client, player, opponent):
+    game = make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"})
+    client.force_login(user_to_move(game))
+    response = client.post(url("move", game), {"act": "end_actions", "seq": 0}, **HX)
+    assert response.status_code == HTTPStatus.OK
+    response = client.post(url("move", game), {"act": "buy", "card": "Province", "seq": 1}, **HX)
+    assert response.status_code == HTTPStatus.UNPROCESSABLE_ENTITY
+    assert Action.objects.filter(game=game).count() == 1
+
+
+# ---------------------------------------------------------------------------
+# Polling
+
+
+def test_poll_204_when_unchanged_then_regions(client, game):
+    client.force_login(user_waiting(game))
+    page = client.get(url("detail", game))
+    cursor = page.context["cursor"]
+    response = client.get(url("poll", game), {"seq": 0, "v": cursor}, **HX)
+    assert response.status_code == HTTPStatus.NO_CONTENT
+    services.game_submit_move(game_id=game.pk, user=user_to_move(game), move={"act": "add", "n": 1}, expected_seq=0)
+    response = client.get(url("poll", game), {"seq": 0, "v": cursor}, **HX)
+    assert response.status_code == HTTPStatus.OK
+    assert b'id="game-live"' in response.content
+    services.chat_post(game_id=game.pk, user=user_to_move(game), text="hello there")
+    response = client.get(url("poll", game), {"seq": 1, "v": cursor, "chat": 0}, **HX)
+    assert b"hello there" in response.content
+    assert b'hx-swap-oob="true"' in response.content
+
+
+def test_poll_sees_a_join(client, player, opponent):
+    open_game = services.game_create(
+        creator=player,
+        kind="counter",
+        options={},
+        players=2,
+        rated=False,
+        private=False,
+        time_per_move=services.TIME_CONTROLS[0],
+    )
+    client.force_login(player)
+    cursor = client.get(url("detail", open_game)).context["cursor"]
+    assert client.get(url("poll", open_game), {"seq": 0, "v": cursor}).status_code == HTTPStatus.NO_CONTENT
+    services.game_join(game_id=open_game.pk, user=opponent)
+    assert client.get(url("poll", open_game), {"seq": 0, "v": cursor}).status_code == HTTPStatus.OK
+
+
+def test_poll_bad_requests(client, game):
+    assert client.get(url("poll", game), {"seq": "x"}).status_code == HTTPStatus.BAD_REQUEST
+    assert client.get(url("poll", game)).status_code == HTTPStatus.BAD_REQUEST
+    assert client.post(url("poll", game), {"seq": 0}).status_code == HTTPStatus.METHOD_NOT_ALLOWED
+
+
+# ---------------------------------------------------------------------------
+# Chat
+
+
+def test_chat_post(client, game, player):
+    client.force_login(player)
+    response = client.post(url("chat", game), {"text": "<b>good luck</b>"}, **HX)
+    assert response.status_code == HTTPStatus.OK
+    assert b"&lt;b&gt;good luck&lt;/b&gt;" in response.content
+    response = client.post(url("chat", game), {"text": "plain"})
+    assert response.status_code == HTTPStatus.FOUND
+    assert ChatMessage.objects.count() == 2
+
+
+def test_chat_refusals(client, game, player, outsider, settings):
+    settings.CHAT_RATE_LIMIT = 1
+    client.force_login(player)
+    assert client.post(url("chat", game), {"text": ""}, **HX).status_code == HTTPStatus.BAD_REQUEST
+    assert client.post(url("chat", game), {"text": "x" * 501}, **HX).status_code == HTTPStatus.BAD_REQUEST
+    assert client.post(url("chat", game), {"text": "one"}, **HX).status_code == HTTPStatus.OK
+    assert client.post(url("chat", game), {"text": "two"}, **HX).status_code == HTTPStatus.TOO_MANY_REQUESTS
+    assert client.get(url("chat", game)).status_code == HTTPStatus.METHOD_NOT_ALLOWED
+    client.logout()
+    assert client.post(url("chat", game), {"text": "anon"}).status_code == HTTPStatus.FOUND
+    assert list(ChatMessage.objects.values_list("text", flat=True)) == ["one"]
+
+
+def test_chat_on_a_private_game_is_404_for_outsiders(client, player, opponent, outsider):
+    private = make_game(player, opponent, private=True)
+    client.force_login(outsider)
+    assert client.post(url("chat", private), {"text": "hi"}).status_code == HTTPStatus.NOT_FOUND
+    assert not ChatMessage.objects.exists()
+
+
+# ---------------------------------------------------------------------------
+# Records
+
+
+def test_record_of_a_finished_game(client, game, outsider):
+    assert client.get(url("record", game)).status_code == HTTPStatus.NOT_FOUND
+    while game.is_active:
+        services.game_submit_move(
+            game_id=game.pk, user=user_to_move(game), move={"act": "add", "n": 2}, expected_seq=game.last_seq
+        )
+        game.refresh_from_db()
+    client.force_login(outsider)
+    response = client.get(url("record", game))
+    assert response.status_code == HTTPStatus.OK
+    assert "attachment" in response["Content-Disposition"]
+    record = response.json()
+    assert record["seed"] == game.seed
+    assert len(record["moves"]) == 5
+    page = client.get(url("detail", game)).content.decode()
+    assert secret_of(game, 0) in page  # everything is public once the game is over
+    assert client.post(url("record", game)).status_code == HTTPStatus.METHOD_NOT_ALLOWED
