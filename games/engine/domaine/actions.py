@@ -144,16 +144,23 @@ def knight_refusal(board: Board, player: int, s: int, gold_left: int | None = No
 
 
 def knight_squares(board: Board, player: int, gold_left: int | None = None) -> list[int]:
-    """Return every square where a knight of ``player`` may go now."""
+    """Return every square where a knight of ``player`` may go now (the
+    free meadows and forests linked to one of the player's pieces)."""
     if board.knights_on_board(player) >= rules.KNIGHTS_PER_COLOUR:
         return []
-    out = []
-    castle, knight, terrain = board.castle, board.knight, board.terrain
+    castle, knight, terrain, border = board.castle, board.knight, board.terrain, board.border
+    cand = set()
     for s in range(NSQ):
-        if castle[s] < 0 and knight[s] < 0 and terrain[s] in rules.KNIGHT_TERRAIN:
-            if board.linked_to_own_piece(s, player):
-                if gold_left is not None and terrain[s] == rules.FOREST and gold_left < 1:
-                    continue
+        if castle[s] == player or knight[s] == player:
+            for t, e in ADJ[s]:
+                if not border[e]:
+                    cand.add(t)
+    out = []
+    forest_ok = gold_left is None or gold_left >= rules.FOREST_KNIGHT_SURCHARGE
+    for s in sorted(cand):
+        if castle[s] < 0 and knight[s] < 0:
+            t = terrain[s]
+            if t in rules.KNIGHT_TERRAIN and (t != rules.FOREST or forest_ok):
                 out.append(s)
     return out
 
@@ -232,10 +239,7 @@ def take_square(board: Board, castle: int, s: int) -> None:
     """Add square ``s`` to the domain of ``castle`` (already checked legal)."""
     d = board.derived()
     removed, added = _moved_borders(board, d, d.domains[castle], s)
-    for e in removed:
-        board.remove_border(e)
-    for e in added:
-        board.add_border(e)
+    board.move_square(s, removed, added)
 
 
 def expand_squares(board: Board, alliances: list[tuple[int, int]], player: int, castle: int) -> list[int]:

@@ -293,6 +293,33 @@ def split_side(border: bytearray, a: int, b: int) -> list[int] | None:
                     return None
 
 
+def _reaches_all(border: bytearray, label: list[int], area: int, targets: list[int]) -> bool:
+    """True if a search inside ``area`` from ``targets[0]`` reaches every other target.
+
+    Breadth-first, so when the targets are close (the usual case: the
+    squares around one square) it stops after a few squares.
+    """
+    want = set(targets[1:])
+    if not want:
+        return True
+    start = targets[0]
+    seen = {start}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for q in frontier:
+            for t, e in ADJ[q]:
+                if t not in seen and not border[e] and label[t] == area:
+                    seen.add(t)
+                    if t in want:
+                        want.discard(t)
+                        if not want:
+                            return True
+                    nxt.append(t)
+        frontier = nxt
+    return False
+
+
 class Board:
     """Terrain, pieces and borders; the rest is derived on demand.
 
@@ -302,9 +329,14 @@ class Board:
         knight: per square, the colour of its knight or -1.
         border: per edge, 1 if a border marker stands on it.
         borders_on_board: number of markers on the board.
+
+    Two caches, never part of the game's data: the partition into areas
+    (``_la``: label per square, squares per area), kept up to date locally
+    when a border is added or a square changes domain, and the ``Derived``
+    facts built from it (``_d``), dropped whenever a piece or border moves.
     """
 
-    __slots__ = ("terrain", "castle", "knight", "border", "borders_on_board", "_d")
+    __slots__ = ("terrain", "castle", "knight", "border", "borders_on_board", "_la", "_d")
 
     def __init__(self, terrain: str) -> None:
         self.terrain = terrain
@@ -312,16 +344,18 @@ class Board:
         self.knight = [-1] * NSQ
         self.border = bytearray(NEDGES)
         self.borders_on_board = 0
+        self._la: tuple[list[int], list[list[int]]] | None = None
         self._d: Derived | None = None
 
     def copy(self) -> Board:
-        """Return an independent copy (the derived cache is shared read-only until a change)."""
+        """Return an independent copy (caches are shared: they are never mutated, only replaced)."""
         b = Board.__new__(Board)
         b.terrain = self.terrain
         b.castle = self.castle[:]
         b.knight = self.knight[:]
         b.border = bytearray(self.border)
         b.borders_on_board = self.borders_on_board
+        b._la = self._la
         b._d = self._d
         return b
 
@@ -331,6 +365,7 @@ class Board:
     def __setstate__(self, st: tuple) -> None:
         self.terrain, self.castle, self.knight, border, self.borders_on_board = st
         self.border = bytearray(border)
+        self._la = None
         self._d = None
 
     def __eq__(self, other: object) -> bool:
@@ -339,13 +374,15 @@ class Board:
     # -- derived --
     def derived(self) -> Derived:
         """Return the areas, domains and scores of the board as it stands."""
-        if self._d is None:
-            label, areas = _label_areas(self.border)
-            self._d = Derived(self, label, areas)
-        return self._d
+        d = self._d
+        if d is None:
+            if self._la is None:
+                self._la = _label_areas(self.border)
+            d = self._d = Derived(self, *self._la)
+        return d
 
     def derived_from_scratch(self) -> Derived:
-        """Recompute everything with one full flood (for tests of the cache)."""
+        """Recompute everything with one full flood (for tests of the caches)."""
         label, areas = _label_areas(self.border)
         return Derived(self, label, areas)
 
@@ -353,17 +390,14 @@ class Board:
     def add_border(self, e: int) -> None:
         """Put a marker on edge ``e`` and update the areas locally."""
         a, b = EDGES[e]
-        d = self._d
-        side = split_side(self.border, a, b) if d is not None else None
+        la = self._la
+        side = split_side(self.border, a, b) if la is not None else None
         self.border[e] = 1
         self.borders_on_board += 1
-        if d is None:
+        if la is None or side is None:
+            # No cache, or the same partition: pieces and terrain unchanged, so all derived facts hold.
             return
-        if side is None:
-            # Same partition: pieces and terrain unchanged, so all derived facts hold.
-            return
-        label = d.label[:]
-        areas = d.areas[:]
+        label, areas = la[0][:], la[1][:]
         old = label[a]
         new = len(areas)
         side_set = set(side)
@@ -371,29 +405,86 @@ class Board:
             label[s] = new
         areas[old] = [s for s in areas[old] if s not in side_set]
         areas.append(side)
-        self._d = Derived(self, label, areas)
+        self._la = (label, areas)
+        self._d = None
 
     def remove_border(self, e: int) -> None:
         """Take the marker off edge ``e`` (back to the supply)."""
         self.border[e] = 0
         self.borders_on_board -= 1
+        self._la = None
         self._d = None
+
+    def move_square(self, s: int, removed: list[int], added: list[int]) -> None:
+        """Move square ``s`` into the area across the ``removed`` edges, putting
+        markers on the ``added`` edges (expansion). Updates the areas locally:
+        ``s`` joins its new area, and only what is left of its old area is
+        flooded again (it may fall apart into several areas)."""
+        la = self._la
+        for e in removed:
+            self.border[e] = 0
+        for e in added:
+            self.border[e] = 1
+        self.borders_on_board += len(added) - len(removed)
+        self._d = None
+        if la is None or not removed:
+            self._la = None
+            return
+        label, areas = la[0][:], la[1][:]
+        a, b = EDGES[removed[0]]
+        dest = label[b] if a == s else label[a]
+        old = label[s]
+        label[s] = dest
+        areas[dest] = sorted(areas[dest] + [s])
+        border = self.border
+        # Squares of the old area that touched s: if one search from the first
+        # reaches all the others, what is left of the old area holds together.
+        touching = [t for t, e in ADJ[s] if label[t] == old]
+        if touching and _reaches_all(border, label, old, touching):
+            areas[old] = [q for q in areas[old] if q != s]
+            self._la = (label, areas)
+            return
+        rest = set(areas[old])
+        rest.discard(s)
+        parts = []
+        while rest:
+            start = min(rest)
+            rest.discard(start)
+            part, stack = [start], [start]
+            while stack:
+                q = stack.pop()
+                for t, e in ADJ[q]:
+                    if t in rest and not border[e]:
+                        rest.discard(t)
+                        part.append(t)
+                        stack.append(t)
+            parts.append(sorted(part))
+        if parts:
+            areas[old] = parts[0]
+            for part in parts[1:]:
+                k = len(areas)
+                areas.append(part)
+                for q in part:
+                    label[q] = k
+        else:
+            # The old area was just this square: move the last area into its slot.
+            last = areas.pop()
+            if old < len(areas):
+                areas[old] = last
+                for q in last:
+                    label[q] = old
+        self._la = (label, areas)
 
     def set_castle(self, s: int, colour: int) -> None:
         """Put a castle of ``colour`` on square ``s``."""
         self.castle[s] = colour
-        self._pieces_changed()
+        self._d = None
 
     def set_knight(self, s: int, colour: int) -> None:
         """Put a knight of ``colour`` on ``s`` (-1 removes the knight)."""
         self.knight[s] = colour
-        self._pieces_changed()
-
-    def _pieces_changed(self) -> None:
         # Pieces never change the areas, only what they are and hold.
-        d = self._d
-        if d is not None:
-            self._d = Derived(self, d.label, d.areas)
+        self._d = None
 
     # -- queries --
     def occupied(self, s: int) -> bool:

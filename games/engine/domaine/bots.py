@@ -1,3 +1,526 @@
-"""placeholder"""
+"""Computer players for Domaine.
+
+Each bot is a function ``(view, rng) -> move``: ``view`` is the
+``engine.PlayerView`` of the bot's seat (a state copy whose secrets are
+replaced by placeholders), ``rng`` a ``core.Rng`` or ``random.Random``
+owned by the caller (only ``randrange`` is used). A bot is asked only when
+its seat has the move, and returns one legal move.
+
+* ``random``: picks uniformly among the legal choices of card use (each
+  sale, each affordable card and option), then fills the play's parts with
+  uniformly random legal targets, as many as the card allows; takes from
+  the deck at least half the time (so that random games end).
+* ``greedy``: the play or sale that most improves its score minus the best
+  opponent's score, counting gold spent or earned at a fixed rate; a
+  border play that does not close a domain yet is valued by its progress
+  towards the best enclosure (a rectangle around one of its castles) it
+  can still make. Setup: castles near villages, mines, forests and the rim,
+  away from other castles; neutral castles near the opponent's.
+"""
+
 from __future__ import annotations
-BOTS = {}
+
+import heapq
+from typing import Any
+
+from games.engine.domaine import actions as A
+from games.engine.domaine import rules
+from games.engine.domaine.board import (
+    ADJ,
+    EDGE_NAME,
+    EDGES,
+    NEDGES,
+    NEIGHBOURS,
+    NSQ,
+    SQ_NAME,
+    Board,
+)
+from games.engine.domaine.cards import ALLIANCE, BORDERS, CARDS, DESERTION, EXPAND, KNIGHTS, Card
+from games.engine.domaine.engine import PlayerView, legal_moves
+from games.engine.domaine.state import SETUP, TAKE, State
+
+Move = dict[str, Any]
+N = rules.SIZE
+
+
+def _pick(rng: Any, items: list[Any]) -> Any:
+    return items[rng.randrange(len(items))]
+
+
+# --- random ------------------------------------------------------------------------
+
+
+def random_bot(view: PlayerView, rng: Any) -> Move:
+    """A random legal move (see module docstring)."""
+    st, me = view.state, view.player
+    if st.step == SETUP:
+        return _pick(rng, legal_moves(st, me))
+    if st.step == TAKE:
+        if rng.randrange(2) == 0:
+            return {"act": "take", "from": "deck"}
+        return _pick(rng, legal_moves(st, me))
+    p = st.players[me]
+    uses: list[tuple[str, str, int]] = [("sell", c, 0) for c in sorted(set(p.hand))]
+    for c in sorted(set(p.hand)):
+        card = CARDS[c]
+        if card.cost <= p.gold:
+            uses.extend(("play", c, i) for i in range(len(card.actions)))
+    act, cid, option = _pick(rng, uses)
+    if act == "sell":
+        return {"act": "sell", "card": cid}
+    return random_play(st, me, CARDS[cid], option, rng)
+
+
+def random_play(st: State, me: int, card: Card, option: int, rng: Any) -> Move:
+    """Return a play of ``card`` with uniformly random legal parts, as many as allowed."""
+    action = card.actions[option]
+    move: Move = {"act": "play", "card": card.id, "option": option}
+    board = st.board.copy()
+    gold_left = st.players[me].gold - card.cost
+    if action.kind == BORDERS:
+        chosen = []
+        for _ in range(action.n):
+            edges = A.legal_border_edges(board)
+            if not edges:
+                break
+            e = _pick(rng, edges)
+            board.add_border(e)
+            chosen.append(EDGE_NAME[e])
+        move["borders"] = chosen
+    elif action.kind == KNIGHTS:
+        chosen = []
+        for _ in range(action.n):
+            squares = A.knight_squares(board, me, gold_left)
+            if not squares:
+                break
+            s = _pick(rng, squares)
+            gold_left -= A.surcharge(board, s)
+            board.set_knight(s, me)
+            chosen.append(SQ_NAME[s])
+        move["knights"] = chosen
+    elif action.kind == EXPAND:
+        domains = A.own_domains(board, me)
+        if domains:
+            c = _pick(rng, domains)
+            chosen = []
+            for _ in range(action.n):
+                squares = A.expand_squares(board, st.alliances, me, c)
+                if not squares:
+                    break
+                s = _pick(rng, squares)
+                A.take_square(board, c, s)
+                chosen.append(SQ_NAME[s])
+            move.update({"domain": SQ_NAME[c], "squares": chosen})
+    elif action.kind == DESERTION:
+        pairs = [(r, k) for r in A.desertion_removals(board, me)
+                 for k in A.desertion_squares(board, me, r, gold_left)]
+        if pairs:
+            r, k = _pick(rng, pairs)
+            move.update({"remove": SQ_NAME[r], "knight": SQ_NAME[k]})
+    elif action.kind == ALLIANCE:
+        pairs = [(c, w) for c in A.own_domains(board, me)
+                 for w in A.alliance_partners(board, st.alliances, me, c)]
+        if pairs:
+            c, w = _pick(rng, pairs)
+            move.update({"domain": SQ_NAME[c], "with": SQ_NAME[w]})
+    return move
+
+
+# --- greedy: shared judgement --------------------------------------------------------
+
+#: Points one gold is worth to the greedy bot (cards cost gold, sales earn it).
+GOLD_VALUE = 0.5
+#: A display card is taken only if playing it would be worth this much now.
+TAKE_THRESHOLD = 1.0
+#: Share of an enclosure's value credited per border placed towards it.
+PROGRESS_WEIGHT = 0.6
+#: Value of a mine square when planning an enclosure (income, majority hopes).
+MINE_PLAN_VALUE = 1.5
+#: Largest enclosure side the planner considers.
+PLAN_MAX_SIDE = 5
+#: Value of a knight placed in a domain that touches another colour's domain / elsewhere useful.
+KNIGHT_FRONT_VALUE = 1.0
+KNIGHT_VALUE = 0.5
+
+_PLAN_POINTS = {**rules.SQUARE_POINTS, **{m: MINE_PLAN_VALUE for m in rules.MINES}}
+
+
+def _rectangles() -> tuple[list[tuple[frozenset[int], frozenset[int]]], list[list[int]]]:
+    """Every rectangle of the board with sides up to PLAN_MAX_SIDE: (squares,
+    edges on its perimeter that are not the rim), and per square the
+    rectangles that hold it."""
+    rects: list[tuple[frozenset[int], frozenset[int]]] = []
+    at: list[list[int]] = [[] for _ in range(NSQ)]
+    for w in range(1, PLAN_MAX_SIDE + 1):
+        for h in range(1, PLAN_MAX_SIDE + 1):
+            for c0 in range(N - w + 1):
+                for r0 in range(N - h + 1):
+                    sq = frozenset(c * N + r for c in range(c0, c0 + w) for r in range(r0, r0 + h))
+                    per = frozenset(e for s in sq for t, e in ADJ[s] if t not in sq)
+                    k = len(rects)
+                    rects.append((sq, per))
+                    for s in sq:
+                        at[s].append(k)
+    return rects, at
+
+
+_RECTS, _RECTS_AT = _rectangles()
+
+
+_RECT_VALUES: dict[str, dict[int, float]] = {}
+
+
+def _rect_values(terrain: str) -> dict[int, float]:
+    """Per-board memo of rectangle values (the terrain never changes in a game)."""
+    got = _RECT_VALUES.get(terrain)
+    if got is None:
+        if len(_RECT_VALUES) > 64:
+            _RECT_VALUES.clear()
+        got = _RECT_VALUES[terrain] = {}
+    return got
+
+
+def score_diff(board: Board, me: int, n: int) -> int:
+    """Return my live score minus the best opponent's."""
+    sc = board.derived().scores
+    return sc[me] - max(sc[i] for i in range(n) if i != me)
+
+
+def expansion_diff(board: Board, me: int, n: int, castle: int, s: int) -> int:
+    """Return ``score_diff`` after the domain of ``castle`` takes ``s`` (legal).
+
+    Computed from the current scores when what is left of the square's old
+    area holds together (the usual case: then only the square's own points
+    and mine counts move); otherwise by playing the expansion on a copy.
+    """
+    d = board.derived()
+    old = d.label[s]
+    touching = [t for t, e in ADJ[s] if d.label[t] == old and not board.border[e]]
+    if len(touching) > 1 and not _reaches_all_without(board, d.label, old, touching, s):
+        b = board.copy()
+        A.take_square(b, castle, s)
+        return score_diff(b, me, n)
+    scores = d.scores[:]
+    t = board.terrain[s]
+    pts = rules.SQUARE_POINTS[t]
+    scores[me] += pts
+    if t in d.mines[me] and d.mines[me][t] + 1 == rules.MINE_MAJORITY:
+        scores[me] += rules.MINE_MAJORITY_POINTS
+    other = d.domain_at[s]
+    if other >= 0:
+        o = d.domains[other].owner
+        scores[o] -= pts
+        if t in d.mines[o] and d.mines[o][t] == rules.MINE_MAJORITY:
+            scores[o] -= rules.MINE_MAJORITY_POINTS
+    return scores[me] - max(scores[i] for i in range(n) if i != me)
+
+
+def _reaches_all_without(board: Board, label: list[int], area: int, targets: list[int], skip: int) -> bool:
+    """True if, inside ``area`` and avoiding square ``skip``, a search from
+    ``targets[0]`` reaches all other targets (breadth-first, stops early)."""
+    want = set(targets[1:])
+    seen = {targets[0], skip}
+    frontier = [targets[0]]
+    border = board.border
+    while frontier:
+        nxt = []
+        for q in frontier:
+            for t, e in ADJ[q]:
+                if t not in seen and not border[e] and label[t] == area:
+                    seen.add(t)
+                    if t in want:
+                        want.discard(t)
+                        if not want:
+                            return True
+                    nxt.append(t)
+        frontier = nxt
+    return False
+
+
+def plans(st: State, me: int, limit: int = 4) -> list[tuple[float, list[int], frozenset[int]]]:
+    """Return the best enclosures ``me`` can still make around its castles
+    that are not yet domains: (priority, borders still needed, squares),
+    best first. An enclosure is a rectangle holding exactly one castle (the
+    bot's), no square of any domain, and whose missing borders are all legal
+    now; its priority is its value per border still needed."""
+    board = st.board
+    d = board.derived()
+    legal = set(A.legal_border_edges(board))
+    bordered = {e for e, on in enumerate(board.border) if on}
+    castles = [s for s, c in enumerate(board.castle) if c >= 0]
+    blocked = set(castles)
+    blocked.update(s for s, c in enumerate(d.domain_at) if c >= 0)
+    terrain = board.terrain
+    values = _rect_values(terrain)
+    out = []
+    for c in castles:
+        if board.castle[c] != me or d.domain_at[c] == c:
+            continue
+        blocked.discard(c)
+        for k in _RECTS_AT[c]:
+            sq, per = _RECTS[k]
+            if not blocked.isdisjoint(sq):
+                continue
+            need = per - bordered
+            if not need or not need <= legal:
+                continue
+            value = values.get(k)
+            if value is None:
+                value = values[k] = sum(_PLAN_POINTS[terrain[s]] for s in sq)
+            out.append((value / (len(need) + 2), -k, value, need, sq))
+        blocked.add(c)
+    return [(v, sorted(need), sq) for _, _, v, need, sq in heapq.nlargest(limit, out)]
+
+
+# --- greedy: the bot -------------------------------------------------------------------
+
+
+def greedy_bot(view: PlayerView, rng: Any) -> Move:
+    """The greedy move (see module docstring)."""
+    st, me = view.state, view.player
+    if st.step == SETUP:
+        return greedy_setup(st, me)
+    if st.step == TAKE:
+        return greedy_take(st, me)
+    return greedy_play(st, me)
+
+
+def _near_value(board: Board, s: int) -> float:
+    sc, sr = divmod(s, N)
+    v = 0.0
+    for dc in range(-2, 3):
+        for dr in range(-2 + abs(dc), 3 - abs(dc)):
+            c, r = sc + dc, sr + dr
+            if 0 <= c < N and 0 <= r < N:
+                v += _PLAN_POINTS[board.terrain[c * N + r]] / (1 + abs(dc) + abs(dr))
+    # Squares near the rim need fewer borders to close.
+    rim = min(sc, N - 1 - sc) + min(sr, N - 1 - sr)
+    v += max(0, 4 - rim) * 0.8
+    return v
+
+
+def _castle_crowding(board: Board, s: int, exclude_colour: int | None = None) -> float:
+    sc, sr = divmod(s, N)
+    pen = 0.0
+    for c in range(NSQ):
+        if board.castle[c] >= 0 and board.castle[c] != exclude_colour:
+            cc, cr = divmod(c, N)
+            dist = abs(cc - sc) + abs(cr - sr)
+            if dist < 5:
+                pen += (5 - dist) * 1.5
+    return pen
+
+
+def greedy_setup(st: State, me: int) -> Move:
+    """Place a castle where villages, mines and forests are near and other
+    castles far; its knight on a meadow if one is next to it. Neutral
+    castles go near the opponents' castles and away from the bot's."""
+    moves = legal_moves(st, me)
+    board = st.board
+    if moves and moves[0]["act"] == "place_neutral":
+        def neutral_key(m: Move) -> float:
+            s = A.parse_square(m["at"])
+            sc, sr = divmod(s, N)
+            v = 0.0
+            for c in range(NSQ):
+                if 0 <= board.castle[c] < rules.NEUTRAL:
+                    cc, cr = divmod(c, N)
+                    dist = abs(cc - sc) + abs(cr - sr)
+                    v += (-1 if board.castle[c] == me else 1) * max(0, 6 - dist)
+            return v
+        return max(moves, key=neutral_key)
+    best: dict[str, float] = {}
+    for m in moves:
+        if m["at"] not in best:
+            s = A.parse_square(m["at"])
+            best[m["at"]] = _near_value(board, s) - _castle_crowding(board, s)
+
+    def key(m: Move) -> tuple[float, float]:
+        k = A.parse_square(m["knight"])
+        forest = board.terrain[k] == rules.FOREST
+        return (best[m["at"]], -forest)
+
+    return max(moves, key=key)
+
+
+def card_value(card: Card) -> float:
+    """How much the greedy bot likes to hold ``card`` (for takes and sales)."""
+    v = 0.0
+    for a in card.actions:
+        v = max(v, {BORDERS: 0.9 * a.n, KNIGHTS: 1.0 * a.n, EXPAND: 4.0, DESERTION: 1.5, ALLIANCE: 0.5}[a.kind])
+    return v - card.cost * GOLD_VALUE * 0.5
+
+
+def greedy_take(st: State, me: int) -> Move:
+    """Take a display card only if the bot could play it now with a clear
+    gain (so that two greedy bots never pass the same cards back and forth
+    and the deck keeps shrinking); otherwise draw from the deck."""
+    options = sorted(c for c in set(st.display) if st.display.count(c) - (1 if c == st.sold else 0) > 0)
+    best_v, best_c = TAKE_THRESHOLD, None
+    if options:
+        base = score_diff(st.board, me, st.n)
+        gv = gold_value(st.players[me].gold)
+        cache: list[Any] = []
+        for c in options:
+            card = CARDS[c]
+            if card.cost > st.players[me].gold:
+                continue
+            for option in range(len(card.actions)):
+                got = _best_action(st, me, card, option, base, cache)
+                if got is not None:
+                    v = got[0] - (card.cost + got[1]) * gv
+                    if v > best_v:
+                        best_v, best_c = v, c
+    if best_c is not None:
+        return {"act": "take", "card": best_c}
+    return {"act": "take", "from": "deck"}
+
+
+def gold_value(gold: int) -> float:
+    """Points one more gold is worth to a bot holding ``gold``: gold buys
+    plays, but a hoard is worth little beyond the end-of-cards bonus."""
+    if gold <= 6:
+        return GOLD_VALUE
+    if gold <= 12:
+        return GOLD_VALUE * 0.6
+    return GOLD_VALUE * 0.2
+
+
+def greedy_play(st: State, me: int) -> Move:
+    """Return the play or sale with the best value (see module docstring)."""
+    p = st.players[me]
+    n = st.n
+    base = score_diff(st.board, me, n)
+    best_v = float("-inf")
+    best_m: Move = {"act": "sell", "card": p.hand[0]}
+    plan_cache: list[Any] = []
+    gv = gold_value(p.gold)
+    for cid in sorted(set(p.hand)):
+        card = CARDS[cid]
+        v = card.sale * gv - 0.1 * card_value(card)
+        if v > best_v:
+            best_v, best_m = v, {"act": "sell", "card": cid}
+        if card.cost > p.gold:
+            continue
+        for option, action in enumerate(card.actions):
+            got = _best_action(st, me, card, option, base, plan_cache)
+            if got is None:
+                continue
+            gain, extra, move = got
+            v = gain - (card.cost + extra) * gv
+            if v > best_v:
+                best_v, best_m = v, move
+    return best_m
+
+
+def _best_action(st: State, me: int, card: Card, option: int, base: int,
+                 plan_cache: list[Any]) -> tuple[float, int, Move] | None:
+    """Return (gain, extra gold, move) of the best use of one card option, or None."""
+    action = card.actions[option]
+    gold_left = st.players[me].gold - card.cost
+    if not plan_cache:
+        plan_cache.append(plans(st, me))
+        plan_cache.append({})
+    memo = plan_cache[1]
+    key = (action.kind, action.n, min(gold_left, 2))
+    if key not in memo:
+        memo[key] = _best_parts(st, me, action.kind, action.n, gold_left, base, plan_cache[0])
+    got = memo[key]
+    if got is None:
+        return None
+    gain, extra, parts = got
+    return gain, extra, {"act": "play", "card": card.id, "option": option, **parts}
+
+
+def _best_parts(st: State, me: int, kind: str, n: int, gold_left: int, base: int,
+                plan_list: list[Any]) -> tuple[float, int, dict[str, Any]] | None:
+    """Return (gain, extra gold, parts) of the best use of an action, or None."""
+    move: dict[str, Any] = {}
+    board = st.board
+    if kind == BORDERS:
+        best = None
+        for value, need, _sq in plan_list:
+            b = board.copy()
+            placed = []
+            for e in need:
+                if len(placed) == n:
+                    break
+                if A.border_refusal(b, e) is None:
+                    b.add_border(e)
+                    placed.append(e)
+            if not placed:
+                continue
+            gain = score_diff(b, me, st.n) - base
+            if len(placed) < len(need):
+                gain += PROGRESS_WEIGHT * value * len(placed) / len(need)
+            if best is None or gain > best[0]:
+                best = (gain, 0, {**move, "borders": [EDGE_NAME[e] for e in placed]})
+        return best
+    if kind == KNIGHTS:
+        d = board.derived()
+        plan_squares = set(plan_list[0][2]) if plan_list else set()
+        b = board.copy()
+        chosen, gain, extra = [], 0.0, 0
+        for _ in range(n):
+            options = []
+            for s in A.knight_squares(b, me, gold_left - extra):
+                dom = d.domain_at[s]
+                if dom >= 0 and d.domains[dom].owner == me:
+                    front = any(0 <= d.domain_at[t] != dom for q in d.domains[dom].squares for t in NEIGHBOURS[q])
+                    v = KNIGHT_FRONT_VALUE if front else KNIGHT_VALUE
+                elif s in plan_squares:
+                    v = KNIGHT_VALUE
+                else:
+                    continue
+                v -= A.surcharge(b, s) * GOLD_VALUE
+                options.append((v, -s, s))
+            if not options:
+                break
+            v, _, s = max(options)
+            extra += A.surcharge(b, s)
+            b.set_knight(s, me)
+            chosen.append(SQ_NAME[s])
+            gain += v + A.surcharge(board, s) * GOLD_VALUE  # surcharge is charged by the caller
+        if not chosen:
+            return None
+        return gain, extra, {**move, "knights": chosen}
+    if kind == EXPAND:
+        best = None
+        for c in A.own_domains(board, me):
+            firsts = []
+            for s in A.expand_squares(board, st.alliances, me, c):
+                firsts.append((expansion_diff(board, me, st.n, c, s) - base, -s, s))
+            firsts.sort(reverse=True)
+            for g1, _, s1 in firsts[:3]:
+                cand = (g1, [s1])
+                if n > 1:
+                    b1 = board.copy()
+                    A.take_square(b1, c, s1)
+                    for s2 in A.expand_squares(b1, st.alliances, me, c):
+                        g2 = expansion_diff(b1, me, st.n, c, s2) - base
+                        if g2 > cand[0]:
+                            cand = (g2, [s1, s2])
+                if best is None or cand[0] > best[0]:
+                    best = (cand[0], 0, {**move, "domain": SQ_NAME[c], "squares": [SQ_NAME[s] for s in cand[1]]})
+        return best
+    if kind == DESERTION:
+        for r in A.desertion_removals(board, me):
+            squares = A.desertion_squares(board, me, r, gold_left)
+            if squares:
+                k = min(squares, key=lambda s: (A.surcharge(board, s), s))
+                return 1.5, A.surcharge(board, k), {**move, "remove": SQ_NAME[r], "knight": SQ_NAME[k]}
+        return None
+    if kind == ALLIANCE:
+        d = board.derived()
+        for c in A.own_domains(board, me):
+            for w in A.alliance_partners(board, st.alliances, me, c):
+                threat = d.domains[w].knights >= d.domains[c].knights
+                return (2.0 if threat else 0.2), 0, {**move, "domain": SQ_NAME[c], "with": SQ_NAME[w]}
+        return None
+    return None
+
+
+#: Bot name -> function (view, rng) -> move.
+BOTS = {"random": random_bot, "greedy": greedy_bot}
+
+__all__ = ["BOTS", "random_bot", "greedy_bot", "plans", "score_diff", "EDGES"]

@@ -550,10 +550,12 @@ class DomaineEngine:
     min_players = 2
     max_players = 4
 
-    def __init__(self) -> None:
+    @property
+    def bots(self) -> dict[str, Any]:
+        """Bot name -> function (view, rng) -> move (imported lazily: the bots use this module)."""
         from games.engine.domaine import bots
 
-        self.bots = dict(bots.BOTS)
+        return bots.BOTS
 
     def normalize_options(self, options: dict[str, Any], players: int, seed: int) -> dict[str, Any]:
         """Validate options (Domaine has none yet) and the player count.
