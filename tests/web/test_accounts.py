@@ -1,0 +1,61 @@
+"""Sign-up, sign-in and sign-out through django-allauth, and the language switcher."""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from accounts.models import User
+from tests.factories import PASSWORD, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_sign_up_needs_email_verification(client):
+    response = client.post(
+        reverse("account_signup"),
+        {
+            "username": "dora",
+            "email": "dora@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
+    assert response.status_code == HTTPStatus.FOUND
+    assert User.objects.filter(username="dora").exists()
+    assert len(mail.outbox) == 1
+    assert "dora@example.com" in mail.outbox[0].to
+    # Not signed in until the address is confirmed.
+    assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.parametrize("login", ["erin", "erin@example.com"])
+def test_sign_in_by_username_or_email(client, login):
+    UserFactory(username="erin")
+    response = client.post(reverse("account_login"), {"login": login, "password": PASSWORD})
+    assert response.status_code == HTTPStatus.FOUND
+    assert client.session["_auth_user_id"]
+
+
+def test_allauth_pages_use_the_site_layout(client):
+    response = client.get(reverse("account_login"))
+    assert response.status_code == HTTPStatus.OK
+    assert b'class="site-header"' in response.content
+    assert b"htmx-2" in response.content
+
+
+def test_sign_out_is_a_post(client):
+    client.force_login(UserFactory())
+    response = client.post(reverse("account_logout"))
+    assert response.status_code == HTTPStatus.FOUND
+    assert "_auth_user_id" not in client.session
+
+
+def test_language_switcher(client):
+    response = client.post(reverse("set_language"), {"language": "zh-hant", "next": "/"})
+    assert response.status_code == HTTPStatus.FOUND
+    response = client.get("/")
+    assert response.headers["Content-Language"] == "zh-hant"

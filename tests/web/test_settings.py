@@ -1,0 +1,78 @@
+"""Settings helpers, and the services the settings point at."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from django.core.exceptions import ImproperlyConfigured
+
+from tests.conftest import skip_missing_service
+from website.settings import email_config, envbool, envint, envlist, envstr
+
+
+def test_env_helpers(monkeypatch, tmp_path):
+    monkeypatch.setenv("X_BOOL", "yes")
+    assert envbool("X_BOOL", False) is True
+    monkeypatch.setenv("X_BOOL", "maybe")
+    with pytest.raises(ImproperlyConfigured, match="X_BOOL"):
+        envbool("X_BOOL", False)
+    monkeypatch.setenv("X_INT", "12")
+    assert envint("X_INT", 1) == 12
+    monkeypatch.setenv("X_INT", "twelve")
+    with pytest.raises(ImproperlyConfigured, match="X_INT"):
+        envint("X_INT", 1)
+    monkeypatch.setenv("X_LIST", "a, b,,c")
+    assert envlist("X_LIST", []) == ["a", "b", "c"]
+    secret = tmp_path / "secret"
+    secret.write_text("s3cret\n")
+    monkeypatch.setenv("X_STR_FILE", str(secret))
+    assert envstr("X_STR") == "s3cret"
+    monkeypatch.setenv("X_BOOL_FILE", str(tmp_path / "missing"))
+    with pytest.raises(ImproperlyConfigured, match="X_BOOL_FILE"):
+        envbool("X_BOOL", False)
+
+
+def test_email_urls():
+    assert email_config("console:")["EMAIL_BACKEND"].endswith("console.EmailBackend")
+    smtp = email_config("smtp+tls://me%40x.org:p%20w@mail.example.org:2525")
+    assert (smtp["EMAIL_HOST"], smtp["EMAIL_PORT"], smtp["EMAIL_HOST_USER"]) == ("mail.example.org", 2525, "me@x.org")
+    assert smtp["EMAIL_HOST_PASSWORD"] == "p w"
+    assert smtp["EMAIL_USE_TLS"] is True
+    with pytest.raises(ImproperlyConfigured):
+        email_config("pigeon://coop")
+
+
+def test_start_up_stops_without_secret_key_when_debug_is_off():
+    env = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "SECRET_KEY_FILE")}
+    env.update(DEBUG="0", DJANGO_SETTINGS_MODULE="website.settings")
+    proc = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=settings.BASE_DIR,
+        check=False,
+    )
+    assert proc.returncode != 0
+    assert "SECRET_KEY" in proc.stderr
+
+
+def test_i18n_and_time_zone_settings():
+    assert [code for code, _name in settings.LANGUAGES] == ["en", "zh-hant", "zh-hans"]
+    assert settings.TIME_ZONE == "UTC"
+    assert settings.USE_TZ is True
+    assert "django.middleware.locale.LocaleMiddleware" in settings.MIDDLEWARE
+
+
+def test_redis_cache_when_configured():
+    if not os.environ.get("REDIS_URL"):
+        skip_missing_service("Redis (set REDIS_URL)")
+    assert settings.CACHES["default"]["BACKEND"].endswith("RedisCache")
+    assert os.environ["REDIS_URL"] == settings.CELERY_BROKER_URL
+    cache.set("herald:test", {"a": 1}, 10)
+    assert cache.get("herald:test") == {"a": 1}
