@@ -1,0 +1,142 @@
+"""Properties over random games: they end, replay, keep the limits, derive
+domains consistently, and never leak secrets."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hs
+
+from games.engine.core import IllegalMove
+from games.engine.domaine import rules
+from games.engine.domaine.bots import BOTS
+from games.engine.domaine.engine import ENGINE, PlayerView
+from games.engine.domaine.state import State
+
+MAX_MOVES = 3000
+
+
+def partition(d):
+    return sorted(tuple(a) for a in d.areas)
+
+
+def check_invariants(st: State) -> None:
+    """Limits of the components, and cached derivation equal to a fresh one."""
+    b = st.board
+    assert b.borders_on_board == sum(b.border) <= rules.BORDER_MARKERS
+    for c in range(st.n):
+        assert b.knights_on_board(c) <= rules.KNIGHTS_PER_COLOUR
+        assert b.castles_on_board(c) <= st.castles_per_player
+        assert st.players[c].gold >= 0
+    cached, fresh = b.derived(), b.derived_from_scratch()
+    assert partition(cached) == partition(fresh)
+    assert {c: (d.owner, d.squares, d.knights) for c, d in cached.domains.items()} == \
+        {c: (d.owner, d.squares, d.knights) for c, d in fresh.domains.items()}
+    assert cached.scores == fresh.scores
+
+
+def run_game(players: int, seed: int, bots=("random",), check_every: int = 1):
+    """Play a game with bots; return (final state, moves made)."""
+    rng = random.Random(seed)
+    st = ENGINE.new_game({}, players, seed)
+    moves = []
+    names = [bots[i % len(bots)] for i in range(players)]
+    for k in range(MAX_MOVES):
+        if ENGINE.is_over(st):
+            break
+        (dec,) = ENGINE.pending(st)
+        p = dec.player
+        move = BOTS[names[p]](ENGINE.player_view(st, p), rng)
+        ENGINE.apply(st, p, move)
+        moves.append((p, move))
+        if k % check_every == 0:
+            check_invariants(st)
+    return st, moves
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_always_end(players):
+    for seed in range(6):
+        st, moves = run_game(players, 100 * players + seed, check_every=3)
+        assert ENGINE.is_over(st), f"seed {seed} did not end in {MAX_MOVES} moves"
+        res = ENGINE.result(st)
+        assert res.winners and all(1 <= r <= players for r in res.ranks)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=hs.integers(0, 10**9), players=hs.integers(2, 4))
+def test_replay_from_seed_reproduces_the_state(seed, players):
+    st, moves = run_game(players, seed, bots=("greedy", "random"), check_every=7)
+    again = ENGINE.new_game({}, players, seed)
+    for p, move in moves:
+        ENGINE.apply(again, p, move)
+    assert again.key() == st.key()
+    assert ENGINE.view(again, None) == ENGINE.view(st, None)
+
+
+def test_illegal_moves_change_nothing():
+    rng = random.Random(5)
+    st = ENGINE.new_game({}, 2, 5)
+    tried = 0
+    for _ in range(400):
+        if ENGINE.is_over(st):
+            break
+        p = st.turn_player
+        key = st.key()
+        for bad in ({"act": "play", "card": "A1", "option": 0, "borders": ["A1-B1", "A1-B1"]},
+                    {"act": "take", "card": "ZZ"}, {"act": "sell", "card": "D9"},
+                    {"act": "place_castle", "at": "A1", "knight": "L12"}):
+            try:
+                ENGINE.apply(st, p, bad)
+            except IllegalMove:
+                tried += 1
+                assert st.key() == key
+        with pytest.raises(IllegalMove):
+            ENGINE.apply(st, 1 - p, {"act": "take", "from": "deck"})
+        assert st.key() == key
+        ENGINE.apply(st, p, BOTS["random"](ENGINE.player_view(st, p), rng))
+    assert tried > 100
+
+
+def test_no_view_leaks_a_hand_or_the_deck_order():
+    st, _ = run_game(3, 9, bots=("random",), check_every=50)
+    # Replay to a mid-game position.
+    rng = random.Random(1)
+    st = ENGINE.new_game({}, 3, 9)
+    events = []
+    for _ in range(120):
+        p = st.turn_player
+        events += ENGINE.apply(st, p, BOTS["random"](ENGINE.player_view(st, p), rng))
+    assert not ENGINE.is_over(st)
+    for viewer in (None, 0, 1, 2):
+        v = ENGINE.view(st, viewer)
+        json.dumps(v)
+        assert "deck" not in v and v["deck_size"] == len(st.deck)
+        for i, pl in enumerate(v["players"]):
+            assert ("hand" in pl) == (i == viewer)
+            assert pl["hand_size"] == len(st.players[i].hand)
+        for e in events:
+            seen = e.for_viewer(viewer)
+            if e.kind == "take" and e.data["from"] == "deck" and e.player != viewer:
+                assert "card" not in seen
+        pv = PlayerView(st, viewer if viewer is not None else 0)
+        assert set(pv.state.deck) <= {"?"}
+        assert all(set(p.hand) <= {"?"} for i, p in enumerate(pv.state.players) if i != pv.player)
+    # After the end everything is visible.
+    while not ENGINE.is_over(st):
+        p = st.turn_player
+        ENGINE.apply(st, p, BOTS["random"](ENGINE.player_view(st, p), rng))
+    v = ENGINE.view(st, None)
+    assert all("hand" in pl for pl in v["players"]) and "deck" in v
+
+
+def test_state_pickles_and_copies():
+    import pickle
+
+    st, _ = run_game(2, 3, bots=("greedy",), check_every=100)
+    again = pickle.loads(pickle.dumps(st))
+    assert again.key() == st.key()
+    assert st.copy().key() == st.key()
