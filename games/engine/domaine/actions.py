@@ -593,13 +593,15 @@ def alliance_partners(board: Board, alliances: list[tuple[int, int]], player: in
 # --- Setup ---------------------------------------------------------------------
 
 
-def _far_enough(board: Board, colour: int, s: int, dist: int) -> bool:
+def _far_enough(board: Board, colour: int, s: int, dist: int, own: list[int] | None = None) -> bool:
+    """True if ``s`` is at least ``dist`` squares (|dx|+|dy|) from every castle of ``colour``."""
     sc, sr = divmod(s, rules.SIZE)
-    for c in range(NSQ):
-        if board.castle[c] == colour:
-            cc, cr = divmod(c, rules.SIZE)
-            if abs(cc - sc) + abs(cr - sr) < dist:
-                return False
+    if own is None:
+        own = [c for c, col in enumerate(board.castle) if col == colour]
+    for c in own:
+        cc, cr = divmod(c, rules.SIZE)
+        if abs(cc - sc) + abs(cr - sr) < dist:
+            return False
     return True
 
 
@@ -611,6 +613,11 @@ def _castle_square_ok(board: Board, colour: int, s: int, gold: int | None) -> bo
     return any(setup_knight_refusal(board, s, k, gold) is None for k in NEIGHBOURS[s])
 
 
+def _setup_candidates(board: Board, colour: int, gold: int | None) -> tuple[list[int], list[int]]:
+    own = [c for c, col in enumerate(board.castle) if col == colour]
+    return [s for s in range(NSQ) if _castle_square_ok(board, colour, s, gold)], own
+
+
 def setup_distance(board: Board, colour: int, gold: int | None) -> int:
     """Return the distance rule in force for ``colour``'s next castle.
 
@@ -618,10 +625,14 @@ def setup_distance(board: Board, colour: int, gold: int | None) -> int:
     has no legal square at 7; (house) lower still, one at a time, if even 6
     leaves none.
     """
+    cands, own = _setup_candidates(board, colour, gold)
+    return _distance_for(board, colour, cands, own)
+
+
+def _distance_for(board: Board, colour: int, cands: list[int], own: list[int]) -> int:
     dist = rules.CASTLE_DISTANCE
     while dist > rules.CASTLE_DISTANCE_FLOOR:
-        if any(_castle_square_ok(board, colour, s, gold) and _far_enough(board, colour, s, dist)
-               for s in range(NSQ)):
+        if any(_far_enough(board, colour, s, dist, own) for s in cands):
             return dist
         dist = rules.CASTLE_DISTANCE_FALLBACK if dist == rules.CASTLE_DISTANCE else dist - 1
     return rules.CASTLE_DISTANCE_FLOOR
@@ -629,8 +640,9 @@ def setup_distance(board: Board, colour: int, gold: int | None) -> int:
 
 def setup_castle_squares(board: Board, colour: int, gold: int | None) -> list[int]:
     """Return the squares where ``colour``'s next castle may go."""
-    dist = setup_distance(board, colour, gold)
-    return [s for s in range(NSQ) if _castle_square_ok(board, colour, s, gold) and _far_enough(board, colour, s, dist)]
+    cands, own = _setup_candidates(board, colour, gold)
+    dist = _distance_for(board, colour, cands, own)
+    return [s for s in cands if _far_enough(board, colour, s, dist, own)]
 
 
 def setup_castle_refusal(board: Board, colour: int, s: int, gold: int | None) -> Refusal:

@@ -132,6 +132,8 @@ def random_play(st: State, me: int, card: Card, option: int, rng: Any) -> Move:
 GOLD_VALUE = 0.5
 #: A display card is taken only if playing it would be worth this much now.
 TAKE_THRESHOLD = 1.0
+#: Cards the bot likes less than this are never taken from the display.
+TAKE_MIN_CARD_VALUE = 1.0
 #: Share of an enclosure's value credited per border placed towards it.
 PROGRESS_WEIGHT = 0.6
 #: Value of a mine square when planning an enclosure (income, majority hopes).
@@ -247,6 +249,8 @@ def plans(st: State, me: int, limit: int = 4) -> list[tuple[float, list[int], fr
     d = board.derived()
     legal = set(A.legal_border_edges(board))
     bordered = {e for e, on in enumerate(board.border) if on}
+    # Free edges where no border may go now: an enclosure needing one is out of reach.
+    illegal = _ALL_EDGES - bordered - legal
     castles = [s for s, c in enumerate(board.castle) if c >= 0]
     blocked = set(castles)
     blocked.update(s for s, c in enumerate(d.domain_at) if c >= 0)
@@ -259,17 +263,20 @@ def plans(st: State, me: int, limit: int = 4) -> list[tuple[float, list[int], fr
         blocked.discard(c)
         for k in _RECTS_AT[c]:
             sq, per = _RECTS[k]
-            if not blocked.isdisjoint(sq):
+            if not blocked.isdisjoint(sq) or not illegal.isdisjoint(per):
                 continue
-            need = per - bordered
-            if not need or not need <= legal:
+            need = len(per) - len(per & bordered)
+            if not need:
                 continue
             value = values.get(k)
             if value is None:
                 value = values[k] = sum(_PLAN_POINTS[terrain[s]] for s in sq)
-            out.append((value / (len(need) + 2), -k, value, need, sq))
+            out.append((value / (need + 2), -k, value, k))
         blocked.add(c)
-    return [(v, sorted(need), sq) for _, _, v, need, sq in heapq.nlargest(limit, out)]
+    return [(v, sorted(_RECTS[k][1] - bordered), _RECTS[k][0]) for _, _, v, k in heapq.nlargest(limit, out)]
+
+
+_ALL_EDGES = frozenset(range(NEDGES))
 
 
 # --- greedy: the bot -------------------------------------------------------------------
@@ -299,15 +306,15 @@ def _near_value(board: Board, s: int) -> float:
     return v
 
 
-def _castle_crowding(board: Board, s: int, exclude_colour: int | None = None) -> float:
+def _castle_crowding(castles: list[int], s: int) -> float:
+    """Penalty for standing near other castles (they would share the area)."""
     sc, sr = divmod(s, N)
     pen = 0.0
-    for c in range(NSQ):
-        if board.castle[c] >= 0 and board.castle[c] != exclude_colour:
-            cc, cr = divmod(c, N)
-            dist = abs(cc - sc) + abs(cr - sr)
-            if dist < 5:
-                pen += (5 - dist) * 1.5
+    for c in castles:
+        cc, cr = divmod(c, N)
+        dist = abs(cc - sc) + abs(cr - sr)
+        if dist < 5:
+            pen += (5 - dist) * 1.5
     return pen
 
 
@@ -330,10 +337,11 @@ def greedy_setup(st: State, me: int) -> Move:
             return v
         return max(moves, key=neutral_key)
     best: dict[str, float] = {}
+    castles = [c for c, col in enumerate(board.castle) if col >= 0]
     for m in moves:
         if m["at"] not in best:
             s = A.parse_square(m["at"])
-            best[m["at"]] = _near_value(board, s) - _castle_crowding(board, s)
+            best[m["at"]] = _near_value(board, s) - _castle_crowding(castles, s)
 
     def key(m: Move) -> tuple[float, float]:
         k = A.parse_square(m["knight"])
@@ -363,7 +371,8 @@ def greedy_take(st: State, me: int) -> Move:
         cache: list[Any] = []
         for c in options:
             card = CARDS[c]
-            if card.cost > st.players[me].gold:
+            # Weak cards are not worth a take over a draw (later letters are stronger).
+            if card.cost > st.players[me].gold or card_value(card) < TAKE_MIN_CARD_VALUE:
                 continue
             for option in range(len(card.actions)):
                 got = _best_action(st, me, card, option, base, cache)
@@ -419,17 +428,38 @@ def _best_action(st: State, me: int, card: Card, option: int, base: int,
     action = card.actions[option]
     gold_left = st.players[me].gold - card.cost
     if not plan_cache:
-        plan_cache.append(plans(st, me))
-        plan_cache.append({})
+        plan_cache.extend(_position_memo(st, me))
     memo = plan_cache[1]
     key = (action.kind, action.n, min(gold_left, 2))
     if key not in memo:
-        memo[key] = _best_parts(st, me, action.kind, action.n, gold_left, base, plan_cache[0])
+        if "plans" not in memo and action.kind in (BORDERS, KNIGHTS):
+            memo["plans"] = plans(st, me)
+        memo[key] = _best_parts(st, me, action.kind, action.n, gold_left, base, memo.get("plans", []))
     got = memo[key]
     if got is None:
         return None
     gain, extra, parts = got
     return gain, extra, {"act": "play", "card": card.id, "option": option, **parts}
+
+
+_MEMO: dict[Any, dict[Any, Any]] = {}
+
+
+def _position_memo(st: State, me: int) -> list[Any]:
+    """Return [position key, memo] for the best uses of each action kind.
+
+    The memo outlives one call so that the take after a sale (same board)
+    reuses what the play step worked out; a few positions are kept.
+    """
+    b = st.board
+    key = (me, st.n, b.terrain, bytes(b.border), bytes(c + 1 for c in b.castle), bytes(k + 1 for k in b.knight),
+           tuple(st.alliances))
+    memo = _MEMO.get(key)
+    if memo is None:
+        if len(_MEMO) >= 8:
+            _MEMO.clear()
+        memo = _MEMO[key] = {}
+    return [key, memo]
 
 
 def _best_parts(st: State, me: int, kind: str, n: int, gold_left: int, base: int,
@@ -491,7 +521,7 @@ def _best_parts(st: State, me: int, kind: str, n: int, gold_left: int, base: int
             for s in A.expand_squares(board, st.alliances, me, c):
                 firsts.append((expansion_diff(board, me, st.n, c, s) - base, -s, s))
             firsts.sort(reverse=True)
-            for g1, _, s1 in firsts[:3]:
+            for g1, _, s1 in firsts[:2]:
                 cand = (g1, [s1])
                 if n > 1:
                     b1 = board.copy()

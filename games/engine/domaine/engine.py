@@ -305,15 +305,12 @@ def check(state: State, player: int, move: dict[str, Any]) -> None:
 def apply(state: State, player: int, move: dict[str, Any]) -> list[Event]:
     """Apply ``move`` for ``player``; atomic: an illegal move changes nothing.
 
-    Every rule check runs before any change except in setup and play where
-    the board is worked on as a copy; to be safe against any partial change
-    the move is applied to a copy first and the copy's contents committed.
+    Every branch of ``_apply`` finishes its rule checks before its first
+    change (a ``play`` is worked out on a copy of the board and committed
+    whole), so no copy of the state is needed here; the property tests
+    check that refused moves leave the state untouched.
     """
-    work = state.copy()
-    events = _apply(work, player, move)
-    for name in State.__slots__:
-        setattr(state, name, getattr(work, name))
-    return events
+    return _apply(state, player, move)
 
 
 # --- Questions ---------------------------------------------------------------------
