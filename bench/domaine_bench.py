@@ -44,8 +44,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     for name in ("greedy", "random"):
         wall, cpu, turns = bench(name, args.games, args.seed)
-        print(f"{name} vs {name}, 2 players: {args.games} games, {wall:.1f} games/s wall, "
-              f"{cpu:.1f} games/s CPU, mean turns {turns:.1f}")
+        print(
+            f"{name} vs {name}, 2 players: {args.games} games, {wall:.1f} games/s wall, "
+            f"{cpu:.1f} games/s CPU, mean turns {turns:.1f}"
+        )
     return 0
 
 

@@ -18,8 +18,8 @@ from games.engine.core import IllegalMove
 from games.engine.domaine import rules
 from games.engine.domaine.board import (
     ADJ,
-    EDGES,
     EDGE_NAME,
+    EDGES,
     NEDGES,
     NEIGHBOURS,
     NSQ,
@@ -107,9 +107,9 @@ def legal_border_edges(board: Board) -> list[int]:
         if domain_at[a] >= 0:
             continue
         ca, ka, cb, kb = castle[a], knight[a], castle[b], knight[b]
-        if (ca >= 0 or ka >= 0) and (cb >= 0 or kb >= 0):
-            if (ca >= 0 and (ca == cb or ca == kb)) or (ka >= 0 and (ka == cb or ka == kb)):
-                continue
+        # Same colour on both squares (castle or knight on either side).
+        if (ca >= 0 and ca in (cb, kb)) or (ka >= 0 and ka in (cb, kb)):
+            continue
         out.append(e)
     return out
 
@@ -134,8 +134,10 @@ def knight_refusal(board: Board, player: int, s: int, gold_left: int | None = No
         what = {"V": "a village", "R": "the royal city"}.get(t, "a mine")
         return f"A knight may not stand on {what} ({name}).", "knight_terrain"
     if not board.linked_to_own_piece(s, player):
-        return (f"{name} is not next to a castle or knight of yours without a border between them.",
-                "knight_not_linked")
+        return (
+            f"{name} is not next to a castle or knight of yours without a border between them.",
+            "knight_not_linked",
+        )
     if board.knights_on_board(player) >= rules.KNIGHTS_PER_COLOUR:
         return f"All {rules.KNIGHTS_PER_COLOUR} of your knights are on the board.", "no_knights"
     if gold_left is not None and t == rules.FOREST and gold_left < rules.FOREST_KNIGHT_SURCHARGE:
@@ -173,8 +175,7 @@ def surcharge(board: Board, s: int) -> int:
 # --- Expand --------------------------------------------------------------------
 
 
-def expand_refusal(board: Board, state_alliances: list[tuple[int, int]], player: int, castle: int,
-                   s: int) -> Refusal:
+def expand_refusal(board: Board, state_alliances: list[tuple[int, int]], player: int, castle: int, s: int) -> Refusal:
     """Why the domain of ``castle`` may not take square ``s`` now, or ``None``.
 
     Rules: ``s`` is next to the domain as it stands; it holds no castle; it
@@ -202,19 +203,24 @@ def expand_refusal(board: Board, state_alliances: list[tuple[int, int]], player:
             return f"{name} belongs to your other domain (castle on {SQ_NAME[other]}).", "own_domain"
         pair = (castle, other) if castle < other else (other, castle)
         if pair in state_alliances:
-            return (f"The domains of the castles on {SQ_NAME[pair[0]]} and {SQ_NAME[pair[1]]} are allied: "
-                    f"neither may expand into the other.", "allied")
+            return (
+                f"The domains of the castles on {SQ_NAME[pair[0]]} and {SQ_NAME[pair[1]]} are allied: "
+                f"neither may expand into the other.",
+                "allied",
+            )
         if rules.EXPAND_BLOCKED_BY_DEFENDING_KNIGHT and board.knight[s] == od.owner:
             return f"{name} holds a knight of the domain's owner ({_who(od.owner)}).", "defended_square"
         if dom.knights <= od.knights:
-            return (f"{name} lies in the domain of the castle on {SQ_NAME[other]}, which has {od.knights} "
-                    f"knight(s); the domain of the castle on {SQ_NAME[castle]} has {dom.knights} and needs "
-                    f"more.", "not_enough_knights")
+            return (
+                f"{name} lies in the domain of the castle on {SQ_NAME[other]}, which has {od.knights} "
+                f"knight(s); the domain of the castle on {SQ_NAME[castle]} has {dom.knights} and needs "
+                f"more.",
+                "not_enough_knights",
+            )
     removed, added = _moved_borders(board, d, dom, s)
     if board.borders_on_board - len(removed) + len(added) > rules.BORDER_MARKERS:
         free = rules.BORDER_MARKERS - board.borders_on_board + len(removed)
-        return (f"Taking {name} needs {len(added)} border markers; the supply holds {free}.",
-                "no_markers")
+        return (f"Taking {name} needs {len(added)} border markers; the supply holds {free}.", "no_markers")
     return None
 
 
@@ -285,16 +291,22 @@ def desertion_remove_refusal(board: Board, player: int, r: int) -> Refusal:
     if oc < 0 or d.domains[oc].owner != kc:
         return f"The knight on {name} does not stand in a domain of its owner.", "knight_not_in_domain"
     if not _receiving_domains(d, player, oc):
-        return (f"The domain of the castle on {SQ_NAME[oc]} shares no edge with a domain of yours that "
-                f"holds one of your knights.", "no_receiving_domain")
+        return (
+            f"The domain of the castle on {SQ_NAME[oc]} shares no edge with a domain of yours that "
+            f"holds one of your knights.",
+            "no_receiving_domain",
+        )
     if board.knights_on_board(player) >= rules.KNIGHTS_PER_COLOUR:
         return f"All {rules.KNIGHTS_PER_COLOUR} of your knights are on the board.", "no_knights"
     return None
 
 
 def _receiving_domains(d: Derived, player: int, other_castle: int) -> list[int]:
-    return [c for c, dom in d.domains.items()
-            if dom.owner == player and dom.knights >= 1 and domains_share_edge(d, c, other_castle)]
+    return [
+        c
+        for c, dom in d.domains.items()
+        if dom.owner == player and dom.knights >= 1 and domains_share_edge(d, c, other_castle)
+    ]
 
 
 def desertion_knight_refusal(board: Board, player: int, r: int, k: int, gold_left: int | None) -> Refusal:
@@ -311,11 +323,12 @@ def desertion_knight_refusal(board: Board, player: int, r: int, k: int, gold_lef
     if rc < 0 or d.domains[rc].owner != player:
         return f"{SQ_NAME[k]} is not in one of your domains.", "not_your_domain"
     if d.domains[rc].knights < 1:
-        return (f"The domain of the castle on {SQ_NAME[rc]} holds none of your knights yet.",
-                "no_knight_in_domain")
+        return (f"The domain of the castle on {SQ_NAME[rc]} holds none of your knights yet.", "no_knight_in_domain")
     if not domains_share_edge(d, rc, oc):
-        return (f"The domain of the castle on {SQ_NAME[rc]} shares no edge with the domain of the castle "
-                f"on {SQ_NAME[oc]}.", "no_shared_edge")
+        return (
+            f"The domain of the castle on {SQ_NAME[rc]} shares no edge with the domain of the castle on {SQ_NAME[oc]}.",
+            "no_shared_edge",
+        )
     b2 = board.copy()
     b2.set_knight(r, -1)
     return knight_refusal(b2, player, k, gold_left)
@@ -343,8 +356,7 @@ def alliance_refusal(board: Board, alliances: list[tuple[int, int]], player: int
     if other.owner == rules.NEUTRAL and not rules.NEUTRAL_CAN_ALLY:
         return "The neutral colour makes no alliances.", "neutral"
     if not domains_share_edge(d, c1, c2):
-        return (f"The domains of the castles on {SQ_NAME[c1]} and {SQ_NAME[c2]} share no border.",
-                "no_shared_edge")
+        return (f"The domains of the castles on {SQ_NAME[c1]} and {SQ_NAME[c2]} share no border.", "no_shared_edge")
     pair = (c1, c2) if c1 < c2 else (c2, c1)
     if pair in alliances:
         return f"The castles on {SQ_NAME[pair[0]]} and {SQ_NAME[pair[1]]} are already allied.", "already_allied"
@@ -460,8 +472,7 @@ def resolve_play(state: State, player: int, move: dict[str, Any], partial: bool 
             castle = parse_square(move["domain"])
             dom = board.derived().domains.get(castle)
             if dom is None or dom.owner != player:
-                raise IllegalMove(f"{SQ_NAME[castle]} is not the castle of one of your domains.",
-                                  "not_your_domain")
+                raise IllegalMove(f"{SQ_NAME[castle]} is not the castle of one of your domains.", "not_your_domain")
             for text in squares:
                 s = parse_square(text)
                 _refuse(expand_refusal(board, state.alliances, player, castle, s))
@@ -470,8 +481,7 @@ def resolve_play(state: State, player: int, move: dict[str, Any], partial: bool 
     elif kind == DESERTION:
         has_r, has_k = "remove" in move, "knight" in move
         if has_r != has_k and not (partial and has_r):
-            raise IllegalMove("A desertion names both the knight removed and the new knight's square.",
-                              "bad_part")
+            raise IllegalMove("A desertion names both the knight removed and the new knight's square.", "bad_part")
         if has_r:
             r = parse_square(move["remove"])
             _refuse(desertion_remove_refusal(board, player, r))
@@ -500,8 +510,11 @@ def resolve_play(state: State, player: int, move: dict[str, Any], partial: bool 
                 raise IllegalMove(f"{SQ_NAME[c1]} is not the castle of one of your domains.", "not_your_domain")
     total = card.cost + out.extra
     if total > gold:
-        raise IllegalMove(f"This play costs {total} gold ({card.cost} for {card.id}, {out.extra} for knights "
-                          f"on forests); you have {gold}.", "no_gold")
+        raise IllegalMove(
+            f"This play costs {total} gold ({card.cost} for {card.id}, {out.extra} for knights "
+            f"on forests); you have {gold}.",
+            "no_gold",
+        )
     return out
 
 
@@ -521,14 +534,16 @@ def next_choices(state: State, player: int, move: dict[str, Any]) -> dict[str, A
         left = n - len(move.get("borders", []))
         if left <= 0:
             return {"part": None}
-        return {"part": "borders", "remaining": left,
-                "choices": [EDGE_NAME[e] for e in legal_border_edges(board)]}
+        return {"part": "borders", "remaining": left, "choices": [EDGE_NAME[e] for e in legal_border_edges(board)]}
     if kind == KNIGHTS:
         left = n - len(move.get("knights", []))
         if left <= 0:
             return {"part": None}
-        return {"part": "knights", "remaining": left,
-                "choices": [SQ_NAME[s] for s in knight_squares(board, player, gold_left)]}
+        return {
+            "part": "knights",
+            "remaining": left,
+            "choices": [SQ_NAME[s] for s in knight_squares(board, player, gold_left)],
+        }
     if kind == EXPAND:
         if "domain" not in move:
             return {"part": "domain", "remaining": 1, "choices": [SQ_NAME[c] for c in own_domains(board, player)]}
@@ -536,35 +551,55 @@ def next_choices(state: State, player: int, move: dict[str, Any]) -> dict[str, A
         if left <= 0:
             return {"part": None}
         castle = parse_square(move["domain"])
-        return {"part": "squares", "remaining": left,
-                "choices": [SQ_NAME[s] for s in expand_squares(board, state.alliances, player, castle)]}
+        return {
+            "part": "squares",
+            "remaining": left,
+            "choices": [SQ_NAME[s] for s in expand_squares(board, state.alliances, player, castle)],
+        }
     if kind == DESERTION:
         if "remove" not in move:
-            return {"part": "remove", "remaining": 1,
-                    "choices": [SQ_NAME[s] for s in desertion_removals(board, player)]}
+            return {
+                "part": "remove",
+                "remaining": 1,
+                "choices": [SQ_NAME[s] for s in desertion_removals(board, player)],
+            }
         if "knight" in move:
             return {"part": None}
         r = parse_square(move["remove"])
-        return {"part": "knight", "remaining": 1,
-                "choices": [SQ_NAME[k] for k in desertion_squares(board, player, r, gold_left)]}
+        return {
+            "part": "knight",
+            "remaining": 1,
+            "choices": [SQ_NAME[k] for k in desertion_squares(board, player, r, gold_left)],
+        }
     if kind == ALLIANCE:
         if "domain" not in move:
-            return {"part": "domain", "remaining": 1,
-                    "choices": [SQ_NAME[c] for c in own_domains(board, player)
-                                if alliance_partners(board, state.alliances, player, c)]}
+            return {
+                "part": "domain",
+                "remaining": 1,
+                "choices": [
+                    SQ_NAME[c]
+                    for c in own_domains(board, player)
+                    if alliance_partners(board, state.alliances, player, c)
+                ],
+            }
         if "with" in move:
             return {"part": None}
         c1 = parse_square(move["domain"])
-        return {"part": "with", "remaining": 1,
-                "choices": [SQ_NAME[c] for c in alliance_partners(board, state.alliances, player, c1)]}
+        return {
+            "part": "with",
+            "remaining": 1,
+            "choices": [SQ_NAME[c] for c in alliance_partners(board, state.alliances, player, c1)],
+        }
     return {"part": None}
 
 
 def desertion_removals(board: Board, player: int) -> list[int]:
     """Return the squares of knights that ``player`` may make desert."""
-    return [s for s in range(NSQ)
-            if board.knight[s] >= 0 and board.knight[s] != player
-            and desertion_remove_refusal(board, player, s) is None]
+    return [
+        s
+        for s in range(NSQ)
+        if board.knight[s] >= 0 and board.knight[s] != player and desertion_remove_refusal(board, player, s) is None
+    ]
 
 
 def desertion_squares(board: Board, player: int, r: int, gold_left: int | None) -> list[int]:
@@ -660,10 +695,11 @@ def setup_castle_refusal(board: Board, colour: int, s: int, gold: int | None) ->
         return f"No free meadow or forest next to {name} for the castle's first knight.", "no_knight_square"
     dist = setup_distance(board, colour, gold)
     if not _far_enough(board, colour, s, dist):
-        near = [SQ_NAME[c] for c in range(NSQ) if board.castle[c] == colour
-                and not _far_enough_pair(c, s, dist)]
-        return (f"{name} is closer than {dist} squares to the castle of the same colour on {near[0]}.",
-                "castle_too_close")
+        near = [SQ_NAME[c] for c in range(NSQ) if board.castle[c] == colour and not _far_enough_pair(c, s, dist)]
+        return (
+            f"{name} is closer than {dist} squares to the castle of the same colour on {near[0]}.",
+            "castle_too_close",
+        )
     return None
 
 

@@ -84,8 +84,7 @@ def parse_edge(text: Any) -> int:
     a, b = (parse_square(p) for p in text.split("-"))
     key = (min(a, b), max(a, b))
     if key not in EDGE_ID:
-        raise IllegalMove(f"{text} is not an edge: {SQ_NAME[a]} and {SQ_NAME[b]} are not side by side.",
-                          "bad_edge")
+        raise IllegalMove(f"{text} is not an edge: {SQ_NAME[a]} and {SQ_NAME[b]} are not side by side.", "bad_edge")
     return EDGE_ID[key]
 
 
@@ -126,7 +125,7 @@ def deal_terrain(rng: Rng) -> str:
     outer = sorted(t for t in tiles if t != centre)
     rng.shuffle(outer)
     places = [(tr, tc) for tr in range(3) for tc in range(3) if (tr, tc) != (1, 1)]
-    layout = {(1, 1): centre, **dict(zip(places, outer))}
+    layout = {(1, 1): centre, **dict(zip(places, outer, strict=True))}
     grid = [[""] * N for _ in range(N)]
     for (tr, tc), tid in sorted(layout.items()):
         rows = _turn(tiles[tid], rng.randrange(4))
@@ -201,7 +200,7 @@ class Derived:
         domain_at = [-1] * NSQ
         domains: dict[int, Domain] = {}
         scores = [0] * (rules.NEUTRAL + 1)
-        mines = [{m: 0 for m in rules.MINES} for _ in range(rules.NEUTRAL + 1)]
+        mines = [dict.fromkeys(rules.MINES, 0) for _ in range(rules.NEUTRAL + 1)]
         pts = rules.SQUARE_POINTS
         for a, cs in enumerate(self.castles):
             if len(cs) != 1:
@@ -233,7 +232,7 @@ class Derived:
 
     def neutral_zones(self) -> list[list[int]]:
         """Return the neutral zones (areas with no castle), each sorted, by first square."""
-        return sorted(sq for sq, cs in zip(self.areas, self.castles) if not cs)
+        return sorted(sq for sq, cs in zip(self.areas, self.castles, strict=True) if not cs)
 
     def income(self, colour: int) -> int:
         """Return the income of ``colour``: 1 per different mine kind in its domains."""
@@ -509,7 +508,4 @@ class Board:
         border = self.border
         castle = self.castle
         knight = self.knight
-        for t, e in ADJ[s]:
-            if not border[e] and (castle[t] == colour or knight[t] == colour):
-                return True
-        return False
+        return any(not border[e] and (castle[t] == colour or knight[t] == colour) for t, e in ADJ[s])

@@ -112,14 +112,12 @@ def random_play(st: State, me: int, card: Card, option: int, rng: Any) -> Move:
                 chosen.append(SQ_NAME[s])
             move.update({"domain": SQ_NAME[c], "squares": chosen})
     elif action.kind == DESERTION:
-        pairs = [(r, k) for r in A.desertion_removals(board, me)
-                 for k in A.desertion_squares(board, me, r, gold_left)]
+        pairs = [(r, k) for r in A.desertion_removals(board, me) for k in A.desertion_squares(board, me, r, gold_left)]
         if pairs:
             r, k = _pick(rng, pairs)
             move.update({"remove": SQ_NAME[r], "knight": SQ_NAME[k]})
     elif action.kind == ALLIANCE:
-        pairs = [(c, w) for c in A.own_domains(board, me)
-                 for w in A.alliance_partners(board, st.alliances, me, c)]
+        pairs = [(c, w) for c in A.own_domains(board, me) for w in A.alliance_partners(board, st.alliances, me, c)]
         if pairs:
             c, w = _pick(rng, pairs)
             move.update({"domain": SQ_NAME[c], "with": SQ_NAME[w]})
@@ -144,7 +142,7 @@ PLAN_MAX_SIDE = 5
 KNIGHT_FRONT_VALUE = 1.0
 KNIGHT_VALUE = 0.5
 
-_PLAN_POINTS = {**rules.SQUARE_POINTS, **{m: MINE_PLAN_VALUE for m in rules.MINES}}
+_PLAN_POINTS = {**rules.SQUARE_POINTS, **dict.fromkeys(rules.MINES, MINE_PLAN_VALUE)}
 
 
 def _rectangles() -> tuple[list[tuple[frozenset[int], frozenset[int]]], list[list[int]]]:
@@ -325,7 +323,9 @@ def greedy_setup(st: State, me: int) -> Move:
     moves = legal_moves(st, me)
     board = st.board
     if moves and moves[0]["act"] == "place_neutral":
+
         def neutral_key(m: Move) -> float:
+            """Near the opponents' castles, away from the bot's own."""
             s = A.parse_square(m["at"])
             sc, sr = divmod(s, N)
             v = 0.0
@@ -335,6 +335,7 @@ def greedy_setup(st: State, me: int) -> Move:
                     dist = abs(cc - sc) + abs(cr - sr)
                     v += (-1 if board.castle[c] == me else 1) * max(0, 6 - dist)
             return v
+
         return max(moves, key=neutral_key)
     best: dict[str, float] = {}
     castles = [c for c, col in enumerate(board.castle) if col >= 0]
@@ -344,6 +345,7 @@ def greedy_setup(st: State, me: int) -> Move:
             best[m["at"]] = _near_value(board, s) - _castle_crowding(castles, s)
 
     def key(m: Move) -> tuple[float, float]:
+        """Best castle square first, then a meadow (free) for its knight."""
         k = A.parse_square(m["knight"])
         forest = board.terrain[k] == rules.FOREST
         return (best[m["at"]], -forest)
@@ -411,7 +413,7 @@ def greedy_play(st: State, me: int) -> Move:
             best_v, best_m = v, {"act": "sell", "card": cid}
         if card.cost > p.gold:
             continue
-        for option, action in enumerate(card.actions):
+        for option in range(len(card.actions)):
             got = _best_action(st, me, card, option, base, plan_cache)
             if got is None:
                 continue
@@ -422,8 +424,9 @@ def greedy_play(st: State, me: int) -> Move:
     return best_m
 
 
-def _best_action(st: State, me: int, card: Card, option: int, base: int,
-                 plan_cache: list[Any]) -> tuple[float, int, Move] | None:
+def _best_action(
+    st: State, me: int, card: Card, option: int, base: int, plan_cache: list[Any]
+) -> tuple[float, int, Move] | None:
     """Return (gain, extra gold, move) of the best use of one card option, or None."""
     action = card.actions[option]
     gold_left = st.players[me].gold - card.cost
@@ -452,8 +455,15 @@ def _position_memo(st: State, me: int) -> list[Any]:
     reuses what the play step worked out; a few positions are kept.
     """
     b = st.board
-    key = (me, st.n, b.terrain, bytes(b.border), bytes(c + 1 for c in b.castle), bytes(k + 1 for k in b.knight),
-           tuple(st.alliances))
+    key = (
+        me,
+        st.n,
+        b.terrain,
+        bytes(b.border),
+        bytes(c + 1 for c in b.castle),
+        bytes(k + 1 for k in b.knight),
+        tuple(st.alliances),
+    )
     memo = _MEMO.get(key)
     if memo is None:
         if len(_MEMO) >= 8:
@@ -462,8 +472,9 @@ def _position_memo(st: State, me: int) -> list[Any]:
     return [key, memo]
 
 
-def _best_parts(st: State, me: int, kind: str, n: int, gold_left: int, base: int,
-                plan_list: list[Any]) -> tuple[float, int, dict[str, Any]] | None:
+def _best_parts(
+    st: State, me: int, kind: str, n: int, gold_left: int, base: int, plan_list: list[Any]
+) -> tuple[float, int, dict[str, Any]] | None:
     """Return (gain, extra gold, parts) of the best use of an action, or None."""
     move: dict[str, Any] = {}
     board = st.board

@@ -49,12 +49,22 @@ def new_state(players: int, seed: int) -> State:
         deck.extend(pile)
     ps = []
     for _ in range(players):
-        ps.append(PlayerState(rules.START_GOLD, deck[:rules.HAND_SIZE]))
-        del deck[:rules.HAND_SIZE]
+        ps.append(PlayerState(rules.START_GOLD, deck[: rules.HAND_SIZE]))
+        del deck[: rules.HAND_SIZE]
     return State(
-        n=players, board=Board(terrain), players=ps, deck=deck, display=[], alliances=[],
-        turn_player=0, step=SETUP, rng=rng, seed=seed, target=rules.TARGET_SCORE[players],
-        castles_per_player=rules.CASTLES_PER_PLAYER[players], last_own_placer=players - 1,
+        n=players,
+        board=Board(terrain),
+        players=ps,
+        deck=deck,
+        display=[],
+        alliances=[],
+        turn_player=0,
+        step=SETUP,
+        rng=rng,
+        seed=seed,
+        target=rules.TARGET_SCORE[players],
+        castles_per_player=rules.CASTLES_PER_PLAYER[players],
+        last_own_placer=players - 1,
     )
 
 
@@ -193,8 +203,9 @@ def _finish(state: State, why: str, bonuses: list[int], events: list[Event]) -> 
     state.end = why
     state.bonuses = bonuses
     res = result(state)
-    events.append(Event("game_over", None, {"end": why, "scores": res.scores, "bonuses": bonuses,
-                                             "winners": res.winners}))
+    events.append(
+        Event("game_over", None, {"end": why, "scores": res.scores, "bonuses": bonuses, "winners": res.winners})
+    )
 
 
 def result(state: State) -> Result | None:
@@ -209,8 +220,9 @@ def result(state: State) -> Result | None:
     golds = [p.gold for p in state.players]
     ranks = ranks_from_keys([(scores[i], golds[i]) for i in range(state.n)])
     winners = [i for i, r in enumerate(ranks) if r == 1]
-    return Result(scores, ranks, winners, {"end": state.end, "gold": golds, "bonuses": list(state.bonuses),
-                                           "turns": state.turns})
+    return Result(
+        scores, ranks, winners, {"end": state.end, "gold": golds, "bonuses": list(state.bonuses), "turns": state.turns}
+    )
 
 
 # --- Moves -----------------------------------------------------------------------
@@ -255,9 +267,20 @@ def _apply(state: State, player: int, move: dict[str, Any]) -> list[Event]:
             if out.alliance:
                 state.alliances.append(out.alliance)
                 state.alliances.sort()
-            events.append(Event("play", player, {"card": out.card.id, "option": move.get("option", 0),
-                                                 "action": out.action.kind, "cost": out.cost,
-                                                 "extra": out.extra, **out.parts}))
+            events.append(
+                Event(
+                    "play",
+                    player,
+                    {
+                        "card": out.card.id,
+                        "option": move.get("option", 0),
+                        "action": out.action.kind,
+                        "cost": out.cost,
+                        "extra": out.extra,
+                        **out.parts,
+                    },
+                )
+            )
             after = state.board.derived().scores[: state.n]
             if after != before:
                 events.append(Event("scores", None, {"scores": after}))
@@ -278,8 +301,9 @@ def _apply(state: State, player: int, move: dict[str, Any]) -> list[Event]:
                 raise IllegalMove("Take from the deck names nothing else.", "bad_part")
             cid = state.deck.pop(0)
             p.hand.append(cid)
-            events.append(Event("take", player, {"from": "deck", "card": cid}, private_to=player,
-                                redacted={"from": "deck"}))
+            events.append(
+                Event("take", player, {"from": "deck", "card": cid}, private_to=player, redacted={"from": "deck"})
+            )
         elif "card" in move and set(move) <= {"act", "card", "from"} and move.get("from", "display") == "display":
             cid = move["card"]
             available = state.display.count(cid) - (1 if cid == state.sold else 0)
@@ -326,20 +350,45 @@ def pending(state: State) -> list[Decision]:
         neutral = colour == rules.NEUTRAL
         gold = None if neutral else state.players[p].gold
         squares = A.setup_castle_squares(state.board, colour, gold)
-        return [Decision(p, "setup", "Place a neutral castle." if neutral
-                         else "Place a castle and its first knight.",
-                         options=[SQ_NAME[s] for s in squares], min=1, max=1,
-                         params={"neutral": neutral,
-                                 "distance": A.setup_distance(state.board, colour, gold)})]
+        return [
+            Decision(
+                p,
+                "setup",
+                "Place a neutral castle." if neutral else "Place a castle and its first knight.",
+                options=[SQ_NAME[s] for s in squares],
+                min=1,
+                max=1,
+                params={"neutral": neutral, "distance": A.setup_distance(state.board, colour, gold)},
+            )
+        ]
     if state.step == PLAY:
         pl = state.players[p]
         playable = sorted({c for c in pl.hand if CARDS[c].cost <= pl.gold})
-        return [Decision(p, "play", "Play or sell a card.", options=list(pl.hand), min=1, max=1,
-                         params={"gold": pl.gold, "playable": playable})]
-    options = ["deck"] + sorted({c for c in state.display
-                                 if state.display.count(c) - (1 if c == state.sold else 0) > 0})
-    return [Decision(p, "take", "Take a card from the deck or the display.", options=options, min=1, max=1,
-                     params={"deck_size": len(state.deck), "sold": state.sold})]
+        return [
+            Decision(
+                p,
+                "play",
+                "Play or sell a card.",
+                options=list(pl.hand),
+                min=1,
+                max=1,
+                params={"gold": pl.gold, "playable": playable},
+            )
+        ]
+    options = ["deck"] + sorted(
+        {c for c in state.display if state.display.count(c) - (1 if c == state.sold else 0) > 0}
+    )
+    return [
+        Decision(
+            p,
+            "take",
+            "Take a card from the deck or the display.",
+            options=options,
+            min=1,
+            max=1,
+            params={"deck_size": len(state.deck), "sold": state.sold},
+        )
+    ]
 
 
 def legal_moves(state: State, player: int) -> list[dict[str, Any]]:
@@ -357,8 +406,7 @@ def legal_moves(state: State, player: int) -> list[dict[str, Any]]:
     if state.step == SETUP:
         colour = setup_colour(state)
         if colour == rules.NEUTRAL:
-            return [{"act": "place_neutral", "at": SQ_NAME[s]}
-                    for s in A.setup_castle_squares(board, colour, None)]
+            return [{"act": "place_neutral", "at": SQ_NAME[s]} for s in A.setup_castle_squares(board, colour, None)]
         gold = state.players[player].gold
         out = []
         for s in A.setup_castle_squares(board, colour, gold):
@@ -389,17 +437,23 @@ def _single_part_plays(state: State, player: int, base: dict[str, Any], kind: st
     if kind == "knights":
         return [{**base, "knights": [SQ_NAME[s]]} for s in A.knight_squares(board, player, gold_left)]
     if kind == "expand":
-        return [{**base, "domain": SQ_NAME[c], "squares": [SQ_NAME[s]]}
-                for c in A.own_domains(board, player)
-                for s in A.expand_squares(board, state.alliances, player, c)]
+        return [
+            {**base, "domain": SQ_NAME[c], "squares": [SQ_NAME[s]]}
+            for c in A.own_domains(board, player)
+            for s in A.expand_squares(board, state.alliances, player, c)
+        ]
     if kind == "desertion":
-        return [{**base, "remove": SQ_NAME[r], "knight": SQ_NAME[k]}
-                for r in A.desertion_removals(board, player)
-                for k in A.desertion_squares(board, player, r, gold_left)]
+        return [
+            {**base, "remove": SQ_NAME[r], "knight": SQ_NAME[k]}
+            for r in A.desertion_removals(board, player)
+            for k in A.desertion_squares(board, player, r, gold_left)
+        ]
     if kind == "alliance":
-        return [{**base, "domain": SQ_NAME[c], "with": SQ_NAME[w]}
-                for c in A.own_domains(board, player)
-                for w in A.alliance_partners(board, state.alliances, player, c)]
+        return [
+            {**base, "domain": SQ_NAME[c], "with": SQ_NAME[w]}
+            for c in A.own_domains(board, player)
+            for w in A.alliance_partners(board, state.alliances, player, c)
+        ]
     return []
 
 
@@ -426,15 +480,22 @@ def targets(state: State, player: int, partial: dict[str, Any]) -> dict[str, Any
         colour = setup_colour(state)
         gold = None if colour == rules.NEUTRAL else state.players[player].gold
         if "at" not in partial:
-            return {"part": "at", "remaining": 1,
-                    "choices": [SQ_NAME[s] for s in A.setup_castle_squares(state.board, colour, gold)]}
+            return {
+                "part": "at",
+                "remaining": 1,
+                "choices": [SQ_NAME[s] for s in A.setup_castle_squares(state.board, colour, gold)],
+            }
         s = A.parse_square(partial["at"])
         A._refuse(A.setup_castle_refusal(state.board, colour, s, gold))
         if colour == rules.NEUTRAL or "knight" in partial:
             return {"part": None}
-        return {"part": "knight", "remaining": 1,
-                "choices": [SQ_NAME[k] for k in sorted(A.NEIGHBOURS[s])
-                            if A.setup_knight_refusal(state.board, s, k, gold) is None]}
+        return {
+            "part": "knight",
+            "remaining": 1,
+            "choices": [
+                SQ_NAME[k] for k in sorted(A.NEIGHBOURS[s]) if A.setup_knight_refusal(state.board, s, k, gold) is None
+            ],
+        }
     if state.step == PLAY and act == "play":
         return A.next_choices(state, player, partial)
     if state.step == PLAY and act == "sell":
@@ -452,11 +513,19 @@ def public_position(state: State) -> dict[str, Any]:
     board = state.board
     setup = state.step == SETUP
     d = board.derived()
-    domains = [] if setup else [
-        {"castle": SQ_NAME[c], "owner": colour_name(dom.owner), "squares": [SQ_NAME[s] for s in dom.squares],
-         "knights": dom.knights}
-        for c, dom in sorted(d.domains.items())
-    ]
+    domains = (
+        []
+        if setup
+        else [
+            {
+                "castle": SQ_NAME[c],
+                "owner": colour_name(dom.owner),
+                "squares": [SQ_NAME[s] for s in dom.squares],
+                "knights": dom.knights,
+            }
+            for c, dom in sorted(d.domains.items())
+        ]
+    )
     zones = [] if setup else [[SQ_NAME[s] for s in z] for z in d.neutral_zones()]
     return {
         "board": terrain_rows(board.terrain),
@@ -480,34 +549,36 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
     scores = state.scores()
     out = public_position(state)
     res = result(state)
-    out.update({
-        "kind": "domaine",
-        "version": VERSION,
-        "viewer": viewer,
-        "players": [
-            {
-                "seat": i,
-                "gold": p.gold,
-                "score": scores[i],
-                "hand_size": len(p.hand),
-                **({"hand": sorted(p.hand)} if over or viewer == i else {}),
-                "knights_left": rules.KNIGHTS_PER_COLOUR - state.board.knights_on_board(i),
-                "castles_left": castles_left(state, i),
-                "income": 0 if state.step == SETUP else state.board.derived().income(i),
-            }
-            for i, p in enumerate(state.players)
-        ],
-        "neutral": {"castles_left": castles_left(state, rules.NEUTRAL)} if state.n == 2 else None,
-        "display": list(state.display),
-        "deck_size": len(state.deck),
-        "sold_this_turn": state.sold,
-        "target": state.target,
-        "turn": {"player": state.turn_player, "step": state.step, "number": state.turns},
-        "pending": [dec.to_dict() for dec in pending(state)],
-        "game_over": over,
-        "winners": res.winners if res else [],
-        "bonuses": list(state.bonuses) if over else [],
-    })
+    out.update(
+        {
+            "kind": "domaine",
+            "version": VERSION,
+            "viewer": viewer,
+            "players": [
+                {
+                    "seat": i,
+                    "gold": p.gold,
+                    "score": scores[i],
+                    "hand_size": len(p.hand),
+                    **({"hand": sorted(p.hand)} if over or viewer == i else {}),
+                    "knights_left": rules.KNIGHTS_PER_COLOUR - state.board.knights_on_board(i),
+                    "castles_left": castles_left(state, i),
+                    "income": 0 if state.step == SETUP else state.board.derived().income(i),
+                }
+                for i, p in enumerate(state.players)
+            ],
+            "neutral": {"castles_left": castles_left(state, rules.NEUTRAL)} if state.n == 2 else None,
+            "display": list(state.display),
+            "deck_size": len(state.deck),
+            "sold_this_turn": state.sold,
+            "target": state.target,
+            "turn": {"player": state.turn_player, "step": state.step, "number": state.turns},
+            "pending": [dec.to_dict() for dec in pending(state)],
+            "game_over": over,
+            "winners": res.winners if res else [],
+            "bonuses": list(state.bonuses) if over else [],
+        }
+    )
     if over:
         out["deck"] = list(state.deck)
     return out

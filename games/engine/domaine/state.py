@@ -91,9 +91,18 @@ class State:
     def key(self) -> tuple[Any, ...]:
         """Return a value that two equal positions share (for replay tests)."""
         return (
-            self.n, self.board.__getstate__(), tuple((p.gold, tuple(p.hand)) for p in self.players),
-            tuple(self.deck), tuple(self.display), tuple(self.alliances), self.turn_player, self.step,
-            self.sold, self.turns, tuple(self.bonuses), self.end,
+            self.n,
+            self.board.__getstate__(),
+            tuple((p.gold, tuple(p.hand)) for p in self.players),
+            tuple(self.deck),
+            tuple(self.display),
+            tuple(self.alliances),
+            self.turn_player,
+            self.step,
+            self.sold,
+            self.turns,
+            tuple(self.bonuses),
+            self.end,
         )
 
     @property

@@ -24,8 +24,24 @@ def test_greedy_three_and_four_players_finish():
 
 
 def test_simulate_command_line_last_line():
-    out = subprocess.run([sys.executable, "-m", "games.engine.domaine.simulate", "--games", "3", "--players", "2",
-                          "--bots", "random,random", "--seed", "2"], capture_output=True, text=True, cwd=ROOT)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "games.engine.domaine.simulate",
+            "--games",
+            "3",
+            "--players",
+            "2",
+            "--bots",
+            "random,random",
+            "--seed",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert out.returncode == 0, out.stderr
     last = out.stdout.strip().splitlines()[-1]
     assert last.startswith("3 games in ") and last.endswith(" games/s")

@@ -33,8 +33,9 @@ def check_invariants(st: State) -> None:
         assert st.players[c].gold >= 0
     cached, fresh = b.derived(), b.derived_from_scratch()
     assert partition(cached) == partition(fresh)
-    assert {c: (d.owner, d.squares, d.knights) for c, d in cached.domains.items()} == \
-        {c: (d.owner, d.squares, d.knights) for c, d in fresh.domains.items()}
+    assert {c: (d.owner, d.squares, d.knights) for c, d in cached.domains.items()} == {
+        c: (d.owner, d.squares, d.knights) for c, d in fresh.domains.items()
+    }
     assert cached.scores == fresh.scores
 
 
@@ -86,9 +87,12 @@ def test_illegal_moves_change_nothing():
             break
         p = st.turn_player
         key = st.key()
-        for bad in ({"act": "play", "card": "A1", "option": 0, "borders": ["A1-B1", "A1-B1"]},
-                    {"act": "take", "card": "ZZ"}, {"act": "sell", "card": "D9"},
-                    {"act": "place_castle", "at": "A1", "knight": "L12"}):
+        for bad in (
+            {"act": "play", "card": "A1", "option": 0, "borders": ["A1-B1", "A1-B1"]},
+            {"act": "take", "card": "ZZ"},
+            {"act": "sell", "card": "D9"},
+            {"act": "place_castle", "at": "A1", "knight": "L12"},
+        ):
             try:
                 ENGINE.apply(st, p, bad)
             except IllegalMove:

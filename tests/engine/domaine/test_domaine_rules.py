@@ -6,12 +6,11 @@ import pickle
 
 import pytest
 
-from games.engine.core import IllegalMove
+from games.engine.core import IllegalMove, Rng
 from games.engine.domaine import actions as A
 from games.engine.domaine import rules
 from games.engine.domaine.board import SQ_INDEX, Board, deal_terrain, terrain_rows
 from games.engine.domaine.engine import ENGINE, gold_bonuses, new_state
-from games.engine.core import Rng
 
 from .helpers import TWO_DOMAINS, board_with, domain, make, play, report
 
@@ -144,9 +143,11 @@ def test_two_player_neutral_castles_placed_alternately_after_own_castles():
 
 
 def test_neutral_castle_needs_place_neutral_and_no_knight():
-    st = make(castles={"A1": 0, "H1": 0, "A8": 0, "H8": 0, "C12": 1, "L1": 1, "L6": 1, "E5": 1},
-              knights={"A2": 0, "H2": 0, "A9": 0, "H9": 0, "D12": 1, "L2": 1, "L7": 1, "E6": 1},
-              turn={"player": 0, "step": "setup"})
+    st = make(
+        castles={"A1": 0, "H1": 0, "A8": 0, "H8": 0, "C12": 1, "L1": 1, "L6": 1, "E5": 1},
+        knights={"A2": 0, "H2": 0, "A9": 0, "H9": 0, "D12": 1, "L2": 1, "L7": 1, "E6": 1},
+        turn={"player": 0, "step": "setup"},
+    )
     refused(st, 0, "wrong_act", act="place_castle", at="C3", knight="C4")
     refused(st, 0, "bad_part", act="place_neutral", at="C3", knight="C4")
     play(st, 0, act="place_neutral", at="C3")
@@ -158,8 +159,7 @@ def test_neutral_castle_needs_place_neutral_and_no_knight():
 
 def test_border_between_same_colour_pieces_refused():
     st = make(castles={"C3": 0, "H8": 1}, knights={"C4": 0, "H9": 1})
-    assert "same colour" in refused(st, 0, "border_same_colour", act="play", card="A1", option=0,
-                                    borders=["C3-C4"])
+    assert "same colour" in refused(st, 0, "border_same_colour", act="play", card="A1", option=0, borders=["C3-C4"])
 
 
 def test_border_between_two_colours_allowed():
@@ -175,9 +175,23 @@ def test_border_inside_a_domain_refused_with_its_castle():
 
 
 def test_border_inside_neutral_zone_and_open_land_allowed():
-    st = make(castles={"B2": 0, "C2": 1, "H8": 0, "J10": 1}, knights={"A2": 0, "C1": 1, "H9": 0, "J11": 1},
-              borders=["A3-A4", "B3-B4", "C3-C4", "C1-D1", "C2-D2", "C3-D3", "A9-A10", "B9-B10", "B10-C10",
-                       "B11-C11", "B12-C12"])
+    st = make(
+        castles={"B2": 0, "C2": 1, "H8": 0, "J10": 1},
+        knights={"A2": 0, "C1": 1, "H9": 0, "J11": 1},
+        borders=[
+            "A3-A4",
+            "B3-B4",
+            "C3-C4",
+            "C1-D1",
+            "C2-D2",
+            "C3-D3",
+            "A9-A10",
+            "B9-B10",
+            "B10-C10",
+            "B11-C11",
+            "B12-C12",
+        ],
+    )
     assert report(st)["neutral_zones"] == [["A10", "A11", "A12", "B10", "B11", "B12"]]
     play(st, 0, act="play", card="A2", option=0, borders=["A11-B11", "B2-B3"])
     assert "A11-B11" in report(st)["borders"] and "B2-B3" in report(st)["borders"]
@@ -205,16 +219,18 @@ def test_borders_up_to_card_number():
 
 
 def test_play_is_atomic_gold_included():
-    st = make(players_state=[{"gold": 3, "hand": ["A5", "A1", "A3"]}, {"gold": 7, "hand": ["A2"]}],
-              borders=["E7-E8"])
+    st = make(players_state=[{"gold": 3, "hand": ["A5", "A1", "A3"]}, {"gold": 7, "hand": ["A2"]}], borders=["E7-E8"])
     refused(st, 0, "border_taken", act="play", card="A5", option=0, borders=["E5-E6", "E6-E7", "E7-E8"])
     assert st.players[0].gold == 3 and report(st)["borders"] == ["E7-E8"]
 
 
 def test_border_closing_domain_scores_at_once_and_open_land_scores_nothing():
-    st = make(board=board_with(("A1", "V"), ("C2", "F")), castles={"B2": 0, "C3": 1, "H8": 0, "J10": 1},
-              knights={"A2": 0, "H9": 0, "J11": 1},
-              borders=["A3-A4", "B3-B4", "C3-C4", "C1-D1", "C2-D2"])
+    st = make(
+        board=board_with(("A1", "V"), ("C2", "F")),
+        castles={"B2": 0, "C3": 1, "H8": 0, "J10": 1},
+        knights={"A2": 0, "H9": 0, "J11": 1},
+        borders=["A3-A4", "B3-B4", "C3-C4", "C1-D1", "C2-D2"],
+    )
     play(st, 0, act="play", card="A1", option=0, borders=["C3-D3"])
     assert report(st)["domains"] == [] and st.scores() == [0, 0]  # two castles: open land
 
@@ -223,15 +239,23 @@ def test_border_closing_domain_scores_at_once_and_open_land_scores_nothing():
 
 
 def test_knight_forest_costs_a_gold_and_second_may_join_the_first():
-    st = make(board=board_with(("C2", "F")), castles={"B2": 0, "H8": 1}, knights={"H9": 1},
-              players_state=[{"gold": 5, "hand": ["B3"]}, {"gold": 7, "hand": []}])
+    st = make(
+        board=board_with(("C2", "F")),
+        castles={"B2": 0, "H8": 1},
+        knights={"H9": 1},
+        players_state=[{"gold": 5, "hand": ["B3"]}, {"gold": 7, "hand": []}],
+    )
     play(st, 0, act="play", card="B3", option=0, knights=["C2", "D2"])
     assert st.players[0].gold == 0 and report(st)["players"][0]["knights_left"] == 13
 
 
 def test_knight_forest_surcharge_must_be_affordable():
-    st = make(board=board_with(("C2", "F")), castles={"B2": 0, "H8": 1}, knights={"H9": 1},
-              players_state=[{"gold": 4, "hand": ["B3"]}, {"gold": 7, "hand": []}])
+    st = make(
+        board=board_with(("C2", "F")),
+        castles={"B2": 0, "H8": 1},
+        knights={"H9": 1},
+        players_state=[{"gold": 4, "hand": ["B3"]}, {"gold": 7, "hand": []}],
+    )
     refused(st, 0, "no_gold", act="play", card="B3", option=0, knights=["C2"])
 
 
@@ -267,9 +291,13 @@ def test_knights_may_stand_in_open_land():
 
 
 def test_expansion_from_open_land_moves_borders():
-    st = make(board=board_with(("D2", "V"), ("D3", "F")), castles={"B2": 0, "H5": 0, "J9": 1},
-              knights={"B3": 0, "J10": 1}, borders=["A3-A4", "B3-B4", "C1-D1", "C2-D2", "C3-C4", "C3-D3"],
-              players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}])
+    st = make(
+        board=board_with(("D2", "V"), ("D3", "F")),
+        castles={"B2": 0, "H5": 0, "J9": 1},
+        knights={"B3": 0, "J10": 1},
+        borders=["A3-A4", "B3-B4", "C1-D1", "C2-D2", "C3-C4", "C3-D3"],
+        players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}],
+    )
     play(st, 0, act="play", card="B4", option=0, domain="B2", squares=["D2", "D3"])
     r = report(st)
     assert r["borders"] == ["A3-A4", "B3-B4", "C1-D1", "C3-C4", "D1-D2", "D2-E2", "D3-D4", "D3-E3"]
@@ -277,29 +305,47 @@ def test_expansion_from_open_land_moves_borders():
 
 
 def test_expansion_needs_strictly_more_knights():
-    st = make(castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1}, knights={"A2": 0, "B3": 0, "E1": 1, "F2": 1},
-              borders=TWO_DOMAINS["borders"], players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}])
+    st = make(
+        castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1},
+        knights={"A2": 0, "B3": 0, "E1": 1, "F2": 1},
+        borders=TWO_DOMAINS["borders"],
+        players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}],
+    )
     refused(st, 0, "not_enough_knights", act="play", card="B4", option=0, domain="B2", squares=["D3"])
-    st = make(castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1},
-              knights={"A2": 0, "B3": 0, "C2": 0, "E1": 1, "F2": 1},
-              borders=TWO_DOMAINS["borders"], players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}])
+    st = make(
+        castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1},
+        knights={"A2": 0, "B3": 0, "C2": 0, "E1": 1, "F2": 1},
+        borders=TWO_DOMAINS["borders"],
+        players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}],
+    )
     play(st, 0, act="play", card="B4", option=0, domain="B2", squares=["D3"])
     assert "D3" in domain(st, "B2")["squares"] and "D3" not in domain(st, "E2")["squares"]
 
 
 def test_expansion_onto_a_defending_knight_refused():
-    st = make(castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1},
-              knights={"A2": 0, "B3": 0, "C2": 0, "D3": 1, "E1": 1},
-              borders=TWO_DOMAINS["borders"], players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}])
+    st = make(
+        castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1},
+        knights={"A2": 0, "B3": 0, "C2": 0, "D3": 1, "E1": 1},
+        borders=TWO_DOMAINS["borders"],
+        players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}],
+    )
     refused(st, 0, "defended_square", act="play", card="B4", option=0, domain="B2", squares=["D3"])
 
 
 def test_expansion_never_into_own_other_domain_or_onto_a_castle():
-    st = make(castles={"B2": 0, "E2": 0, "H8": 1, "J10": 1}, knights={"A2": 0, "B3": 0, "E1": 0},
-              borders=TWO_DOMAINS["borders"], players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}])
+    st = make(
+        castles={"B2": 0, "E2": 0, "H8": 1, "J10": 1},
+        knights={"A2": 0, "B3": 0, "E1": 0},
+        borders=TWO_DOMAINS["borders"],
+        players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}],
+    )
     refused(st, 0, "own_domain", act="play", card="B4", option=0, domain="B2", squares=["D2"])
-    st = make(castles={"B2": 0, "D2": 1, "H8": 0, "J10": 1}, knights={"A2": 0, "B3": 0, "E1": 1},
-              borders=TWO_DOMAINS["borders"], players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}])
+    st = make(
+        castles={"B2": 0, "D2": 1, "H8": 0, "J10": 1},
+        knights={"A2": 0, "B3": 0, "E1": 1},
+        borders=TWO_DOMAINS["borders"],
+        players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}],
+    )
     refused(st, 0, "square_has_castle", act="play", card="B4", option=0, domain="B2", squares=["D2"])
 
 
@@ -312,23 +358,72 @@ def test_expansion_squares_must_touch_the_domain_as_it_grows():
 
 
 def test_expansion_refused_when_the_supply_is_short():
-    edges = [f"{c}{r}-{c}{r + 1}" for c in "FGHIJKL" for r in range(1, 12)] + ["A3-A4", "B3-B4", "C3-C4",
-                                                                                   "C1-D1", "C2-D2", "C3-D3"]
-    edges += ["E1-F1", "E2-F2", "E3-F3", "E4-F4", "E5-F5", "E6-F6", "E7-F7", "E8-F8", "E9-F9", "E10-F10", "E11-F11",
-              "E12-F12", "D4-E4", "D5-E5", "D6-E6", "D7-E7", "D8-E8", "D9-E9"]
-    st = make(castles={"B2": 0, "K12": 1}, knights={"A2": 0, "L12": 1}, borders=edges[:100],
-              players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}])
+    edges = [f"{c}{r}-{c}{r + 1}" for c in "FGHIJKL" for r in range(1, 12)] + [
+        "A3-A4",
+        "B3-B4",
+        "C3-C4",
+        "C1-D1",
+        "C2-D2",
+        "C3-D3",
+    ]
+    edges += [
+        "E1-F1",
+        "E2-F2",
+        "E3-F3",
+        "E4-F4",
+        "E5-F5",
+        "E6-F6",
+        "E7-F7",
+        "E8-F8",
+        "E9-F9",
+        "E10-F10",
+        "E11-F11",
+        "E12-F12",
+        "D4-E4",
+        "D5-E5",
+        "D6-E6",
+        "D7-E7",
+        "D8-E8",
+        "D9-E9",
+    ]
+    st = make(
+        castles={"B2": 0, "K12": 1},
+        knights={"A2": 0, "L12": 1},
+        borders=edges[:100],
+        players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}],
+    )
     assert st.board.borders_on_board == 100
     refused(st, 0, "no_markers", act="play", card="B4", option=0, domain="B2", squares=["D2"])
 
 
 def test_expansion_cut_off_part_becomes_a_neutral_zone():
-    st = make(board=board_with(("D1", "V"), ("G1", "V"), ("E1", "F"), ("F1", "F")),
-              castles={"C9": 0, "E3": 0, "J1": 1, "J9": 1},
-              knights={"C10": 0, "D3": 0, "F3": 0, "G3": 0, "H1": 1, "I1": 1, "J10": 1},
-              borders=["C1-D1", "C2-D2", "C3-D3", "C4-D4", "D1-D2", "D4-D5", "E1-E2", "E4-E5", "F1-F2", "F4-F5",
-                       "G1-G2", "G2-H2", "G3-H3", "G4-G5", "G4-H4", "H1-H2", "I1-I2", "J1-J2", "J1-K1"],
-              players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}])
+    st = make(
+        board=board_with(("D1", "V"), ("G1", "V"), ("E1", "F"), ("F1", "F")),
+        castles={"C9": 0, "E3": 0, "J1": 1, "J9": 1},
+        knights={"C10": 0, "D3": 0, "F3": 0, "G3": 0, "H1": 1, "I1": 1, "J10": 1},
+        borders=[
+            "C1-D1",
+            "C2-D2",
+            "C3-D3",
+            "C4-D4",
+            "D1-D2",
+            "D4-D5",
+            "E1-E2",
+            "E4-E5",
+            "F1-F2",
+            "F4-F5",
+            "G1-G2",
+            "G2-H2",
+            "G3-H3",
+            "G4-G5",
+            "G4-H4",
+            "H1-H2",
+            "I1-I2",
+            "J1-J2",
+            "J1-K1",
+        ],
+        players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}],
+    )
     assert st.scores()[1] == 8
     play(st, 0, act="play", card="B4", option=0, domain="E3", squares=["F1"])
     r = report(st)
@@ -338,8 +433,12 @@ def test_expansion_cut_off_part_becomes_a_neutral_zone():
 
 
 def test_expansion_into_neutral_domain_needs_one_knight():
-    st = make(castles={"B2": 0, "E2": "neutral", "H8": 0, "J10": 1}, knights={"A2": 0, "J11": 1},
-              borders=TWO_DOMAINS["borders"], players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}])
+    st = make(
+        castles={"B2": 0, "E2": "neutral", "H8": 0, "J10": 1},
+        knights={"A2": 0, "J11": 1},
+        borders=TWO_DOMAINS["borders"],
+        players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}],
+    )
     play(st, 0, act="play", card="B4", option=0, domain="B2", squares=["D2"])
     assert "D2" in domain(st, "B2")["squares"]
 
@@ -347,12 +446,30 @@ def test_expansion_into_neutral_domain_needs_one_knight():
 def test_alliance_blocks_expansion_after_its_border_is_gone():
     # Seat 0's B2 (A1..C3) and seat 1's F2 (E1..G3) are allied; column D between them is a neutral zone,
     # so the domains share no border now. B2 takes D2 from the zone, then may not take E2 from its ally.
-    st = make(castles={"B2": 0, "F2": 1, "H8": 0, "J10": 1},
-              knights={"A2": 0, "B3": 0, "C2": 0, "E1": 1},
-              borders=["A3-A4", "B3-B4", "C3-C4", "C1-D1", "C2-D2", "C3-D3", "D3-D4", "D1-E1", "D2-E2", "D3-E3",
-                       "E3-E4", "F3-F4", "G3-G4", "G1-H1", "G2-H2", "G3-H3"],
-              alliances=[["B2", "F2"]],
-              players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}])
+    st = make(
+        castles={"B2": 0, "F2": 1, "H8": 0, "J10": 1},
+        knights={"A2": 0, "B3": 0, "C2": 0, "E1": 1},
+        borders=[
+            "A3-A4",
+            "B3-B4",
+            "C3-C4",
+            "C1-D1",
+            "C2-D2",
+            "C3-D3",
+            "D3-D4",
+            "D1-E1",
+            "D2-E2",
+            "D3-E3",
+            "E3-E4",
+            "F3-F4",
+            "G3-G4",
+            "G1-H1",
+            "G2-H2",
+            "G3-H3",
+        ],
+        alliances=[["B2", "F2"]],
+        players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}],
+    )
     assert report(st)["neutral_zones"] == [["D1", "D2", "D3"]]
     assert not A.domains_share_edge(st.board.derived(), SQ_INDEX["B2"], SQ_INDEX["F2"])
     refused(st, 0, "allied", act="play", card="B4", option=0, domain="B2", squares=["D2", "E2"])
@@ -361,9 +478,12 @@ def test_alliance_blocks_expansion_after_its_border_is_gone():
 
 
 def test_own_knight_on_a_taken_square_stays():
-    st = make(castles={"B2": 0, "H8": 0, "J10": 1}, knights={"A2": 0, "D2": 0, "J11": 1},
-              borders=["A3-A4", "B3-B4", "C3-C4", "C1-D1", "C2-D2", "C3-D3"],
-              players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}])
+    st = make(
+        castles={"B2": 0, "H8": 0, "J10": 1},
+        knights={"A2": 0, "D2": 0, "J11": 1},
+        borders=["A3-A4", "B3-B4", "C3-C4", "C1-D1", "C2-D2", "C3-D3"],
+        players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}],
+    )
     play(st, 0, act="play", card="B4", option=0, domain="B2", squares=["D2"])
     assert st.board.knight[SQ_INDEX["D2"]] == 0 and domain(st, "B2")["knights"] == 2
 
@@ -372,27 +492,43 @@ def test_own_knight_on_a_taken_square_stays():
 
 
 def test_desertion_moves_a_knight_home_and_places_one_in_the_receiving_domain():
-    st = make(castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1}, knights={"A2": 0, "E1": 1, "F3": 1, "J11": 1},
-              borders=TWO_DOMAINS["borders"], players_state=[{"gold": 7, "hand": ["B5"]}, {"gold": 7, "hand": []}])
+    st = make(
+        castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1},
+        knights={"A2": 0, "E1": 1, "F3": 1, "J11": 1},
+        borders=TWO_DOMAINS["borders"],
+        players_state=[{"gold": 7, "hand": ["B5"]}, {"gold": 7, "hand": []}],
+    )
     play(st, 0, act="play", card="B5", option=0, remove="E1", knight="C2")
     assert domain(st, "B2")["knights"] == 2 and domain(st, "E2")["knights"] == 1
     assert report(st)["players"][1]["knights_left"] == 13
 
 
 def test_desertion_needs_a_shared_border_and_a_knight_in_the_receiving_domain():
-    st = make(castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1}, knights={"E1": 1, "J11": 1, "H9": 0},
-              borders=TWO_DOMAINS["borders"], players_state=[{"gold": 7, "hand": ["B5"]}, {"gold": 7, "hand": []}])
+    st = make(
+        castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1},
+        knights={"E1": 1, "J11": 1, "H9": 0},
+        borders=TWO_DOMAINS["borders"],
+        players_state=[{"gold": 7, "hand": ["B5"]}, {"gold": 7, "hand": []}],
+    )
     refused(st, 0, "no_receiving_domain", act="play", card="B5", option=0, remove="E1", knight="C2")
-    st = make(castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1}, knights={"A2": 0, "J11": 1, "H9": 0},
-              borders=TWO_DOMAINS["borders"], players_state=[{"gold": 7, "hand": ["B5"]}, {"gold": 7, "hand": []}])
+    st = make(
+        castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1},
+        knights={"A2": 0, "J11": 1, "H9": 0},
+        borders=TWO_DOMAINS["borders"],
+        players_state=[{"gold": 7, "hand": ["B5"]}, {"gold": 7, "hand": []}],
+    )
     refused(st, 0, "knight_not_in_domain", act="play", card="B5", option=0, remove="J11", knight="C2")
     refused(st, 0, "bad_part", act="play", card="B5", option=0, remove="J11")
 
 
 def test_alliance_does_not_stop_desertion():
-    st = make(castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1}, knights={"A2": 0, "E1": 1, "J11": 1},
-              borders=TWO_DOMAINS["borders"], alliances=[["B2", "E2"]],
-              players_state=[{"gold": 7, "hand": ["B5"]}, {"gold": 7, "hand": []}])
+    st = make(
+        castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1},
+        knights={"A2": 0, "E1": 1, "J11": 1},
+        borders=TWO_DOMAINS["borders"],
+        alliances=[["B2", "E2"]],
+        players_state=[{"gold": 7, "hand": ["B5"]}, {"gold": 7, "hand": []}],
+    )
     play(st, 0, act="play", card="B5", option=0, remove="E1", knight="C2")
 
 
@@ -400,10 +536,12 @@ def test_alliance_does_not_stop_desertion():
 
 
 def test_alliance_needs_a_shared_border_and_another_player():
-    st = make(castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1}, knights={"A2": 0, "E1": 1, "J11": 1},
-              borders=TWO_DOMAINS["borders"] + ["I9-I10", "J9-J10", "K9-K10", "L9-L10", "H10-I10", "H11-I11",
-                                                "H12-I12"],
-              players_state=[{"gold": 7, "hand": ["C5"]}, {"gold": 7, "hand": []}])
+    st = make(
+        castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1},
+        knights={"A2": 0, "E1": 1, "J11": 1},
+        borders=TWO_DOMAINS["borders"] + ["I9-I10", "J9-J10", "K9-K10", "L9-L10", "H10-I10", "H11-I11", "H12-I12"],
+        players_state=[{"gold": 7, "hand": ["C5"]}, {"gold": 7, "hand": []}],
+    )
     refused(st, 0, "no_shared_edge", act="play", card="C5", option=0, domain="B2", **{"with": "J10"})
     refused(st, 0, "not_your_domain", act="play", card="C5", option=0, domain="E2", **{"with": "B2"})
     play(st, 0, act="play", card="C5", option=0, domain="B2", **{"with": "E2"})
@@ -411,8 +549,12 @@ def test_alliance_needs_a_shared_border_and_another_player():
 
 
 def test_alliance_with_the_neutral_colour_refused():
-    st = make(castles={"B2": 0, "E2": "neutral", "H8": 0, "J10": 1}, knights={"A2": 0, "J11": 1},
-              borders=TWO_DOMAINS["borders"], players_state=[{"gold": 7, "hand": ["C5"]}, {"gold": 7, "hand": []}])
+    st = make(
+        castles={"B2": 0, "E2": "neutral", "H8": 0, "J10": 1},
+        knights={"A2": 0, "J11": 1},
+        borders=TWO_DOMAINS["borders"],
+        players_state=[{"gold": 7, "hand": ["C5"]}, {"gold": 7, "hand": []}],
+    )
     refused(st, 0, "neutral", act="play", card="C5", option=0, domain="B2", **{"with": "E2"})
 
 
@@ -425,17 +567,24 @@ def test_card_cost_must_be_covered():
 
 
 def test_card_with_a_choice_uses_option_one():
-    st = make(castles={"C3": 0, "H8": 1}, knights={"H9": 1},
-              players_state=[{"gold": 7, "hand": ["A4"]}, {"gold": 7, "hand": []}])
+    st = make(
+        castles={"C3": 0, "H8": 1},
+        knights={"H9": 1},
+        players_state=[{"gold": 7, "hand": ["A4"]}, {"gold": 7, "hand": []}],
+    )
     refused(st, 0, "bad_part", act="play", card="A4", option=0, borders=["E5-E6"])
     refused(st, 0, "bad_option", act="play", card="A4", option=2)
     play(st, 0, act="play", card="A4", option=1, borders=["E5-E6", "E6-E7"])
 
 
 def test_income_one_gold_per_mine_kind_and_closed_this_turn_pays_next_turn():
-    st = make(board=board_with(("A1", "g"), ("C1", "g"), ("B3", "s")), castles={"B2": 0, "H8": 0, "J10": 1},
-              knights={"A2": 0, "J11": 1}, borders=["A3-A4", "B3-B4", "C3-C4", "C1-D1", "C2-D2"],
-              players_state=[{"gold": 7, "hand": ["A1", "A2"]}, {"gold": 7, "hand": ["A1", "A2", "A3"]}])
+    st = make(
+        board=board_with(("A1", "g"), ("C1", "g"), ("B3", "s")),
+        castles={"B2": 0, "H8": 0, "J10": 1},
+        knights={"A2": 0, "J11": 1},
+        borders=["A3-A4", "B3-B4", "C3-C4", "C1-D1", "C2-D2"],
+        players_state=[{"gold": 7, "hand": ["A1", "A2"]}, {"gold": 7, "hand": ["A1", "A2", "A3"]}],
+    )
     play(st, 0, act="play", card="A1", option=0, borders=["C3-D3"])
     play(st, 0, act="take", from_="deck")
     assert st.players[0].gold == 6  # closed during the turn: nothing yet
@@ -445,10 +594,12 @@ def test_income_one_gold_per_mine_kind_and_closed_this_turn_pays_next_turn():
 
 
 def test_mine_majority_counts_over_all_domains():
-    st = make(board=board_with(("A1", "g"), ("C1", "g"), ("K1", "g")), castles={"B2": 0, "K2": 0, "H8": 1},
-              knights={"A2": 0, "K3": 0, "H9": 1},
-              borders=["A3-A4", "B3-B4", "C3-C4", "C1-D1", "C2-D2", "C3-D3", "I1-J1", "I2-J2", "I3-J3", "J3-J4",
-                       "K3-K4"])
+    st = make(
+        board=board_with(("A1", "g"), ("C1", "g"), ("K1", "g")),
+        castles={"B2": 0, "K2": 0, "H8": 1},
+        knights={"A2": 0, "K3": 0, "H9": 1},
+        borders=["A3-A4", "B3-B4", "C3-C4", "C1-D1", "C2-D2", "C3-D3", "I1-J1", "I2-J2", "I3-J3", "J3-J4", "K3-K4"],
+    )
     assert st.scores()[0] == 0
     play(st, 0, act="play", card="A1", option=0, borders=["L3-L4"])
     assert st.scores()[0] == 5
@@ -485,9 +636,13 @@ def test_must_play_or_sell_then_take():
 
 def test_below_target_the_game_goes_on():
     rows = board_with(*[(f"{c}1", "V") for c in "BCDEFGHIJKL"], *[(f"{c}2", "V") for c in "BCDEF"])
-    st = make(board=rows, castles={"A1": 0, "F6": 1, "J9": 1}, knights={"A2": 0, "F5": 1},
-              borders=[f"{c}2-{c}3" for c in "ABCDEFGHIJK"],
-              players_state=[{"gold": 5, "hand": ["A1", "A2"]}, {"gold": 7, "hand": ["A1"]}])
+    st = make(
+        board=rows,
+        castles={"A1": 0, "F6": 1, "J9": 1},
+        knights={"A2": 0, "F5": 1},
+        borders=[f"{c}2-{c}3" for c in "ABCDEFGHIJK"],
+        players_state=[{"gold": 5, "hand": ["A1", "A2"]}, {"gold": 7, "hand": ["A1"]}],
+    )
     play(st, 0, act="play", card="A1", option=0, borders=["L2-L3"])
     assert st.scores()[0] == 48
     play(st, 0, act="take", from_="deck")
@@ -496,9 +651,13 @@ def test_below_target_the_game_goes_on():
 
 def test_target_reached_wins_after_take():
     rows = board_with(*[(f"{c}1", "V") for c in "BCDEFGHIJKL"], *[(f"{c}2", "V") for c in "BCDEFG"])
-    st = make(board=rows, castles={"A1": 0, "F6": 1, "J9": 1}, knights={"A2": 0, "F5": 1},
-              borders=[f"{c}2-{c}3" for c in "ABCDEFGHIJK"],
-              players_state=[{"gold": 5, "hand": ["A1"]}, {"gold": 7, "hand": ["A1"]}])
+    st = make(
+        board=rows,
+        castles={"A1": 0, "F6": 1, "J9": 1},
+        knights={"A2": 0, "F5": 1},
+        borders=[f"{c}2-{c}3" for c in "ABCDEFGHIJK"],
+        players_state=[{"gold": 5, "hand": ["A1"]}, {"gold": 7, "hand": ["A1"]}],
+    )
     play(st, 0, act="play", card="A1", option=0, borders=["L2-L3"])
     assert st.scores()[0] == 51 and st.step == "take"
     play(st, 0, act="take", from_="deck")
@@ -507,10 +666,14 @@ def test_target_reached_wins_after_take():
 
 
 def test_deck_exhausted_no_take_empty_hands_skipped_and_game_ends_after_last_card():
-    st = make(deck=[], players_state=[{"gold": 3, "hand": ["A1", "A2"]}, {"gold": 1, "hand": []},
-                                      {"gold": 0, "hand": ["A3"]}], players=3,
-              castles={"B2": 0, "H8": 1, "J2": 2}, knights={"B3": 0, "H9": 1, "J3": 2},
-              turn={"player": 0, "step": "play"})
+    st = make(
+        deck=[],
+        players_state=[{"gold": 3, "hand": ["A1", "A2"]}, {"gold": 1, "hand": []}, {"gold": 0, "hand": ["A3"]}],
+        players=3,
+        castles={"B2": 0, "H8": 1, "J2": 2},
+        knights={"B3": 0, "H9": 1, "J3": 2},
+        turn={"player": 0, "step": "play"},
+    )
     play(st, 0, act="sell", card="A1")
     assert st.turn_player == 2 and st.step == "play"  # seat 2 next (reverse order); no take step
     play(st, 2, act="sell", card="A3")
@@ -529,8 +692,12 @@ def test_gold_bonus_ties():
 
 
 def test_tie_on_score_goes_to_more_gold_then_shared():
-    st = make(deck=[], players_state=[{"gold": 4, "hand": ["A1"]}, {"gold": 5, "hand": []}],
-              castles={"B2": 0, "H8": 1}, knights={"B3": 0, "H9": 1})
+    st = make(
+        deck=[],
+        players_state=[{"gold": 4, "hand": ["A1"]}, {"gold": 5, "hand": []}],
+        castles={"B2": 0, "H8": 1},
+        knights={"B3": 0, "H9": 1},
+    )
     play(st, 0, act="sell", card="A1")  # gold 5 - 5: both +5, scores 5 - 5, gold tie
     res = ENGINE.result(st)
     assert res.scores == [5, 5] and res.winners == [0, 1] and res.ranks == [1, 1]

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games.engine.core import IllegalMove
-from games.engine.domaine.board import EDGE_NAME, SQ_NAME
+from games.engine.domaine.board import EDGE_NAME
 from games.engine.domaine.bots import BOTS
 from games.engine.domaine.engine import ENGINE
 
@@ -30,8 +30,9 @@ def test_border_targets_match_check():
         assert ok == (name in legal), name
     t2 = ENGINE.targets(st, 0, {"act": "play", "card": "A2", "option": 0, "borders": ["E5-E6"]})
     assert t2["remaining"] == 1 and "E5-E6" not in t2["choices"]
-    assert ENGINE.targets(st, 0, {"act": "play", "card": "A2", "option": 0,
-                                  "borders": ["E5-E6", "E6-E7"]}) == {"part": None}
+    assert ENGINE.targets(st, 0, {"act": "play", "card": "A2", "option": 0, "borders": ["E5-E6", "E6-E7"]}) == {
+        "part": None
+    }
 
 
 def test_partial_play_breaking_a_rule_is_refused_with_the_rule():
@@ -42,9 +43,12 @@ def test_partial_play_breaking_a_rule_is_refused_with_the_rule():
 
 
 def test_expand_targets_domain_then_squares():
-    st = make(castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1},
-              knights={"A2": 0, "B3": 0, "C2": 0, "E1": 1, "D3": 1},
-              borders=TWO_DOMAINS["borders"], players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}])
+    st = make(
+        castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1},
+        knights={"A2": 0, "B3": 0, "C2": 0, "E1": 1, "D3": 1},
+        borders=TWO_DOMAINS["borders"],
+        players_state=[{"gold": 7, "hand": ["B4"]}, {"gold": 7, "hand": []}],
+    )
     t = ENGINE.targets(st, 0, {"act": "play", "card": "B4", "option": 0})
     assert t == {"part": "domain", "remaining": 1, "choices": ["B2"]}
     t = ENGINE.targets(st, 0, {"act": "play", "card": "B4", "option": 0, "domain": "B2", "squares": []})
@@ -54,9 +58,12 @@ def test_expand_targets_domain_then_squares():
 
 
 def test_desertion_and_alliance_targets():
-    st = make(castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1}, knights={"A2": 0, "E1": 1, "F3": 1, "J11": 1},
-              borders=TWO_DOMAINS["borders"],
-              players_state=[{"gold": 7, "hand": ["B5", "C5"]}, {"gold": 7, "hand": []}])
+    st = make(
+        castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1},
+        knights={"A2": 0, "E1": 1, "F3": 1, "J11": 1},
+        borders=TWO_DOMAINS["borders"],
+        players_state=[{"gold": 7, "hand": ["B5", "C5"]}, {"gold": 7, "hand": []}],
+    )
     t = ENGINE.targets(st, 0, {"act": "play", "card": "B5", "option": 0})
     assert t["part"] == "remove" and t["choices"] == ["E1", "F3"]
     t = ENGINE.targets(st, 0, {"act": "play", "card": "B5", "option": 0, "remove": "E1"})
