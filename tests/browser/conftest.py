@@ -1,0 +1,33 @@
+"""Playwright with Debian's Chromium against pytest-django's live server."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+
+import pytest
+
+from tests.conftest import skip_missing_service
+
+# Playwright's sync API runs an event loop in this thread; the test's own ORM
+# calls are still synchronous and safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def _chromium() -> str | None:
+    return os.environ.get("HERALD_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """A headless Chromium (the system's, since Playwright cannot download its own here)."""
+    path = _chromium()
+    if path is None:
+        skip_missing_service("Chromium (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=path, args=["--no-sandbox"])
+        yield browser
+        browser.close()

@@ -1,0 +1,64 @@
+"""Whole flows in a real browser: sign in, make moves with and without JavaScript, chat, polling."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services
+from tests.conftest import make_game, user_to_move, user_waiting
+from tests.factories import PASSWORD, UserFactory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def sign_in(page, live_server, username: str) -> None:
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=login]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")
+
+
+def test_moves_and_chat_with_htmx(browser, live_server):
+    game = make_game(UserFactory(), UserFactory())
+    mover = user_to_move(game)
+    page = browser.new_page()
+    sign_in(page, live_server, mover.username)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    assert "Your move." in page.inner_text("#game-status")
+    page.get_by_role("button", name="add 2", exact=True).click()
+    page.wait_for_selector("#game-log li")
+    assert "add n=2" in page.inner_text("#game-log")
+    assert "Your move." not in page.inner_text("#game-status")
+    game.refresh_from_db()
+    assert game.last_seq == 1
+    page.fill("#chat-text", "well played")
+    page.click("#game-chat button[type=submit]")
+    page.wait_for_selector("text=well played")
+    page.close()
+
+
+def test_polling_shows_the_opponents_move(browser, live_server):
+    game = make_game(UserFactory(), UserFactory())
+    waiting = user_waiting(game)
+    page = browser.new_page()
+    sign_in(page, live_server, waiting.username)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    assert "Your move." not in page.inner_text("#game-status")
+    services.game_submit_move(game_id=game.pk, user=user_to_move(game), move={"act": "add", "n": 1}, expected_seq=0)
+    page.wait_for_selector("text=Your move.", timeout=15000)
+    page.close()
+
+
+def test_moves_work_without_javascript(browser, live_server):
+    game = make_game(UserFactory(), UserFactory())
+    mover = user_to_move(game)
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    sign_in(page, live_server, mover.username)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.click("#game-board button >> nth=0")
+    page.wait_for_load_state()
+    assert page.url.rstrip("/").endswith(f"/games/{game.pk}")
+    assert "add n=1" in page.inner_text("#game-log")
+    context.close()
