@@ -358,6 +358,8 @@ def alliance_refusal(board: Board, alliances: list[tuple[int, int]], player: int
     if not domains_share_edge(d, c1, c2):
         return (f"The domains of the castles on {SQ_NAME[c1]} and {SQ_NAME[c2]} share no border.", "no_shared_edge")
     pair = (c1, c2) if c1 < c2 else (c2, c1)
+    # The rules are silent on allying twice; it would change nothing, so it is refused
+    # rather than letting a player pay 5 gold for no effect by mistake.
     if pair in alliances:
         return f"The castles on {SQ_NAME[pair[0]]} and {SQ_NAME[pair[1]]} are already allied.", "already_allied"
     return None
