@@ -89,6 +89,8 @@ def build(setup: dict[str, Any]) -> State:
                 raise MalformedScenario(f"unknown card {cid!r}")
         turn = setup.get("turn", {"player": 0, "step": SETUP})
         state.turn_player = _colour(turn.get("player", 0), n)
+        if state.turn_player == rules.NEUTRAL:
+            raise MalformedScenario("turn.player is the seat that moves (it places neutral castles too)")
         step = turn.get("step", SETUP)
         if step not in (SETUP, PLAY, TAKE):
             raise MalformedScenario(f"unknown step {step!r}")
