@@ -98,7 +98,7 @@ def test_lobby_query_count_is_bounded(client, django_assert_max_num_queries, pla
             time_per_move=services.TIME_CONTROLS[3],
         )
     client.force_login(player)
-    with django_assert_max_num_queries(14):
+    with django_assert_max_num_queries(10):
         response = client.get(url("lobby"))
     assert len(response.context["my_move_games"]) + len(response.context["my_waiting_games"]) == 6
 
@@ -281,7 +281,7 @@ def test_game_page_query_count_is_bounded(client, game, django_assert_max_num_qu
         game.refresh_from_db()
     client.force_login(user_to_move(game))
     client.get(url("detail", game))  # warm the state cache, as any earlier visit would
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(8):
         response = client.get(url("detail", game))
     assert len(response.context["log"]) == 5
 
@@ -515,3 +515,11 @@ def test_record_of_a_finished_game(client, game, outsider):
     page = client.get(url("detail", game)).content.decode()
     assert secret_of(game, 0) in page  # everything is public once the game is over
     assert client.post(url("record", game)).status_code == HTTPStatus.METHOD_NOT_ALLOWED
+
+
+def test_unchanged_poll_is_cheap(client, game, django_assert_max_num_queries):
+    client.force_login(user_waiting(game))
+    cursor = client.get(url("detail", game)).context["cursor"]
+    with django_assert_max_num_queries(6):
+        response = client.get(url("poll", game), {"seq": 0, "v": cursor}, **HX)
+    assert response.status_code == HTTPStatus.NO_CONTENT
