@@ -423,7 +423,13 @@ def _do_move(game: Game, position: int, move: dict[str, Any]) -> MoveResult:
     state = state_at(game)
     if position not in {d.player for d in engine.pending(state)}:
         raise NotYourMove(_("It is not your move."))
-    events = engine.apply(state, position, move)  # IllegalMove: nothing written yet
+    try:
+        events = engine.apply(state, position, move)  # IllegalMove: nothing written yet
+    except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
+        # An engine should answer odd input with IllegalMove; if one crashes on
+        # it instead, refuse the move (nothing is written) and keep the trace.
+        log.exception("engine %s crashed on move %r", game.kind, move)
+        raise IllegalMove(_("That move cannot be read."), "malformed") from exc
     seq = game.last_seq + 1
     try:
         with transaction.atomic():  # a savepoint, so the outer transaction stays usable

@@ -78,6 +78,8 @@ class CounterEngine:
             raise IllegalMove("The game is over.", "game_over")
         if player != state.current:
             raise IllegalMove("It is not your turn.", "not_your_decision")
+        if isinstance(move, dict) and move.get("act") == "crash":
+            raise KeyError("a deliberately buggy branch, for the site's tests")
         if not isinstance(move, dict) or move.get("act") != "add":
             raise IllegalMove("The only move is add.", "unknown_act")
         n = move.get("n")

@@ -218,6 +218,13 @@ def test_illegal_move_writes_nothing(any_game, move):
     assert not Action.objects.exists()
 
 
+def test_an_engine_crash_refuses_the_move(game):
+    with pytest.raises(services.IllegalMove) as info:
+        services.game_submit_move(game_id=game.pk, user=user_to_move(game), move={"act": "crash"}, expected_seq=0)
+    assert info.value.code == "malformed"
+    assert not Action.objects.exists()
+
+
 def test_double_submission_applies_once(any_game):
     user, move = a_legal_move(any_game)
     services.game_submit_move(game_id=any_game.pk, user=user, move=move, expected_seq=0)
