@@ -1,0 +1,115 @@
+"""Engine events in words, in the reader's language.
+
+Engines emit language-free events (``core.Event``); a page filters each one
+for its viewer with ``Event.for_viewer`` and renders it here, so two players
+reading different languages see the same game each in their own. Card
+names come from the engine's card data (rules section 14 for Dominion).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from django.utils.translation import get_language, ngettext
+from django.utils.translation import gettext as _
+
+from games.engine.dominion.cards import CARDS
+
+
+def card_name(name: str, language: str | None = None) -> str:
+    """Return a Dominion card's name in ``language`` (default: the active one).
+
+    Traditional Chinese uses the Taiwanese edition's names; Simplified
+    Chinese the same names in simplified characters; anything else English.
+    """
+    card = CARDS.get(name)
+    if card is None:
+        return name
+    lang = (language or get_language() or "en").lower()
+    if lang.startswith("zh-hant") or lang in ("zh-tw", "zh-hk"):
+        return card.zh_hant
+    if lang.startswith("zh-hans") or lang in ("zh-cn", "zh-sg", "zh"):
+        return card.zh_hans
+    return card.name
+
+
+def card_list(cards: Sequence[str]) -> str:
+    """Return "2 × Copper, Silver" style text for a list of card names."""
+    counts = Counter(cards)
+    parts = []
+    for name, k in counts.items():
+        label = card_name(name)
+        parts.append(f"{k} × {label}" if k > 1 else label)
+    return _(", ").join(parts)
+
+
+def _dominion(event: dict[str, Any], who: str) -> str:
+    kind = event["kind"]
+    cards = event.get("cards")
+    card = event.get("card")
+    count = event.get("count", 0)
+    if kind == "play":
+        what = card_list(cards) if cards else card_name(card)
+        return _("%(who)s plays %(cards)s.") % {"who": who, "cards": what}
+    if kind == "draw":
+        if cards is not None:
+            return _("%(who)s draws %(cards)s.") % {"who": who, "cards": card_list(cards)}
+        return ngettext("%(who)s draws %(n)d card.", "%(who)s draws %(n)d cards.", count) % {"who": who, "n": count}
+    if kind == "buy":
+        return _("%(who)s buys %(card)s.") % {"who": who, "card": card_name(card)}
+    if kind == "gain":
+        if event.get("from") == "trash":
+            return _("%(who)s gains %(card)s from the trash.") % {"who": who, "card": card_name(card)}
+        if event.get("to") == "hand":
+            return _("%(who)s gains %(card)s into hand.") % {"who": who, "card": card_name(card)}
+        if event.get("to") == "deck":
+            return _("%(who)s gains %(card)s onto their deck.") % {"who": who, "card": card_name(card)}
+        return _("%(who)s gains %(card)s.") % {"who": who, "card": card_name(card)}
+    if kind == "trash":
+        return _("%(who)s trashes %(cards)s.") % {"who": who, "cards": card_list(cards or [])}
+    if kind == "discard":
+        return _("%(who)s discards %(cards)s.") % {"who": who, "cards": card_list(cards or [])}
+    if kind == "reveal":
+        if event.get("reaction"):
+            return _("%(who)s reveals Moat and is unaffected by %(card)s.") % {
+                "who": who, "card": card_name(event["reaction"])}
+        if not cards:
+            return _("%(who)s reveals an empty hand.") % {"who": who}
+        return _("%(who)s reveals %(cards)s.") % {"who": who, "cards": card_list(cards)}
+    if kind == "topdeck":
+        return _("%(who)s puts %(card)s on top of their deck.") % {"who": who, "card": card_name(card)}
+    if kind == "set_aside":
+        return _("%(who)s sets aside %(cards)s.") % {"who": who, "cards": card_list(cards or [])}
+    if kind == "shuffle":
+        return _("%(who)s shuffles.") % {"who": who}
+    if kind == "deck_to_discard":
+        return ngettext("%(who)s puts their deck (%(n)d card) into the discard pile.",
+                        "%(who)s puts their deck (%(n)d cards) into the discard pile.", count) % {"who": who, "n": count}
+    if kind == "start_turn":
+        return _("Turn %(n)d of %(who)s.") % {"who": who, "n": event.get("turn", 0)}
+    if kind == "end_turn":
+        return ""
+    if kind == "game_over":
+        return _("The game is over.")
+    return f"{who}: {kind}"
+
+
+def describe(game_kind: str, event: dict[str, Any], names: Sequence[str]) -> str:
+    """Return one event (as ``Event.for_viewer`` gave it) as a sentence.
+
+    Args:
+        game_kind: "dominion" or another registered kind.
+        event: ``{"kind": ..., "player": seat or None, ...data}``.
+        names: the shown name of each seat, by seat index.
+
+    Returns:
+        A translated sentence, or "" for events not worth a log line.
+    """
+    player = event.get("player")
+    who = names[player] if isinstance(player, int) and 0 <= player < len(names) else _("The game")
+    if game_kind == "dominion":
+        return _dominion(event, who)
+    detail = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("kind", "player"))
+    return f"{who}: {event['kind']}" + (f" ({detail})" if detail else "")
