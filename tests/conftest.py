@@ -46,14 +46,14 @@ def dominion_available() -> bool:
     return True
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def counter_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     """Register the fake "counter" game for the duration of each test."""
     monkeypatch.setitem(registry.ENGINE_MODULES, "counter", "tests.fakes")
 
 
-@pytest.fixture(autouse=True)
-def _fast_and_clean(settings: object) -> Iterator[None]:
+@pytest.fixture
+def fast_and_clean(settings: object) -> Iterator[None]:
     """Hash passwords cheaply and start every test with an empty cache."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     cache.clear()
@@ -112,3 +112,9 @@ def user_to_move(game: Game) -> User:
 def user_waiting(game: Game) -> User:
     """Return a seated user who does not owe a decision."""
     return game.seats.exclude(position__in=game.to_act).exclude(user=None).first().user
+
+
+@pytest.fixture
+def site_test(counter_engine: None, fast_and_clean: None) -> None:
+    """The set-up every site test gets (autouse in tests/web and tests/browser only,
+    so the pure engine tests under hypothesis are left alone)."""

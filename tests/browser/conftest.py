@@ -10,6 +10,12 @@ import pytest
 
 from tests.conftest import skip_missing_service
 
+
+@pytest.fixture(autouse=True)
+def _site_test(site_test: None) -> None:
+    """The fake engine and a clean cache for every test here."""
+
+
 # Playwright's sync API runs an event loop in this thread; the test's own ORM
 # calls are still synchronous and safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")

@@ -1,0 +1,10 @@
+"""Every page and service test gets the fake engine and a clean cache."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _site_test(site_test: None) -> None:
+    """The fake engine and a clean cache for every test here."""
