@@ -110,16 +110,36 @@ class LogEntry:
     move: dict[str, Any]
 
 
-def game_log(game: Game, viewer: int | None, *, limit: int = 100) -> list[LogEntry]:
-    """Return the last ``limit`` moves of ``game`` as ``viewer`` may see them, oldest first.
+def game_log(
+    game: Game, viewer: int | None, *, limit: int = 100, events: list[tuple[int, Any]] | None = None
+) -> list[LogEntry]:
+    """Return the last ``limit`` log lines of ``game`` as ``viewer`` may see them, oldest first.
 
-    Engine events are not stored, so the log is built from the Action rows:
-    in Dominion every move is public (what a move reveals through events,
-    like drawn cards, is not in the move). ``viewer`` is the seat index of
-    the reader or None for spectators; a game with hidden moves redacts
-    here. Expects ``game.seats`` prefetched with users.
+    With ``events`` (the ``(seq, Event)`` pairs of ``services.Snapshot``),
+    the log shows what happened, filtered for the viewer by
+    ``Event.for_viewer``: a player sees their own draws, others see "draws 5
+    cards"; everything is shown once the game is over. Without them, it
+    falls back to the moves themselves (public in both games). ``viewer``
+    is the reader's seat index or None for spectators. Expects
+    ``game.seats`` prefetched with users.
     """
+    from games.eventtext import describe
+
     names = {s.position: str(s.name) for s in game.seats.all()}
+    if events is not None:
+        seat_names = [names.get(i, "?") for i in range(max(names, default=-1) + 1)]
+        reveal_all = game.status == Game.Status.FINISHED
+        out: list[LogEntry] = []
+        for seq, event in events:
+            shown = event.for_viewer(viewer, reveal_all=reveal_all)
+            if shown is None:
+                continue
+            text = describe(game.kind, shown, seat_names)
+            if text:
+                seat = shown.get("player")
+                out.append(LogEntry(seq=seq, seat=seat if isinstance(seat, int) else -1,
+                                    name=names.get(seat, ""), text=text, move={}))
+        return out[-limit:]
     rows = list(game.actions.order_by("-seq").values_list("seq", "seat", "move")[:limit])
     rows.reverse()
     return [

@@ -59,6 +59,8 @@ __all__ = [
     "game_leave",
     "game_record",
     "game_submit_move",
+    "replay_states",
+    "snapshot_at",
     "state_at",
 ]
 
@@ -321,7 +323,7 @@ def _game_start(game: Game, engine: Engine) -> None:
     game.last_seq = 0
     _update_turn_fields(game, engine, state)
     game.save(update_fields=["options", "engine_version", "status", "started", "last_seq", "to_act", "deadline"])
-    _on_commit_cache_and_fan_out(game, engine, state)
+    _on_commit_cache_and_fan_out(game, engine, Snapshot(state, []))
 
 
 # ---------------------------------------------------------------------------
@@ -332,6 +334,24 @@ def _state_key(game: Game, seq: int, engine_version: int) -> str:
     # The creation time is in the key because ids restart when a database is
     # recreated (tests, a fresh dev database) while Redis keeps old entries.
     return f"herald:state:{game.pk}:{int(game.created.timestamp() * 1e6)}:{seq}:{engine_version}"
+
+
+#: How many recent events the cached state keeps for the log (older ones: replay).
+RECENT_EVENTS = 400
+
+
+@dataclass(slots=True)
+class Snapshot:
+    """A game's engine state after ``seq`` moves, with its most recent events.
+
+    Attributes:
+        state: the engine state (never pass it to a template).
+        events: ``(seq, Event)`` pairs for the last ``RECENT_EVENTS`` events,
+            oldest first, unfiltered: filter with ``Event.for_viewer``.
+    """
+
+    state: Any
+    events: list[tuple[int, Event]]
 
 
 def state_at(game: Game) -> Any:
@@ -347,6 +367,15 @@ def state_at(game: Game) -> Any:
     Raises:
         GameNotActive: the game has not started (no state exists yet).
     """
+    return snapshot_at(game).state
+
+
+def snapshot_at(game: Game) -> Snapshot:
+    """Return the :class:`Snapshot` of ``game`` at ``game.last_seq`` (cache, else replay).
+
+    Raises:
+        GameNotActive: the game has not started (no state exists yet).
+    """
     if game.started is None:
         raise GameNotActive(_("This game has not started yet."))
     engine = get_engine(game.kind)
@@ -354,18 +383,39 @@ def state_at(game: Game) -> Any:
     blob = cache.get(key)
     if blob is not None:
         return pickle.loads(blob)  # noqa: S301 - our own cache, written by _cache_state
-    state = _replay(game, engine)
-    cache.set(key, pickle.dumps(state, pickle.HIGHEST_PROTOCOL), STATE_CACHE_TIMEOUT)
-    return state
+    snap = _replay(game, engine)
+    cache.set(key, pickle.dumps(snap, pickle.HIGHEST_PROTOCOL), STATE_CACHE_TIMEOUT)
+    return snap
 
 
-def _replay(game: Game, engine: Engine) -> Any:
-    """Rebuild the state from options, seed and the log, up to ``game.last_seq``."""
+def _replay(game: Game, engine: Engine, upto: int | None = None) -> Snapshot:
+    """Rebuild the state from options, seed and the log, up to ``upto`` (default ``game.last_seq``)."""
     seats = game.seats.count()
     state = engine.new_game(game.options, seats, game.seed)
-    for seat, move in game.actions.filter(seq__lte=game.last_seq).order_by("seq").values_list("seat", "move"):
-        engine.apply(state, seat, move)
-    return state
+    events: list[tuple[int, Event]] = []
+    last = game.last_seq if upto is None else upto
+    for seq, seat, move in (
+        game.actions.filter(seq__lte=last).order_by("seq").values_list("seq", "seat", "move")
+    ):
+        events.extend((seq, e) for e in engine.apply(state, seat, move))
+        if len(events) > 2 * RECENT_EVENTS:
+            del events[:-RECENT_EVENTS]
+    return Snapshot(state, events[-RECENT_EVENTS:])
+
+
+def replay_states(game: Game) -> list[tuple[int, int | None, dict[str, Any], Any, list[Event]]]:
+    """Every position of a game: ``(seq, seat, move, state_after, events)``, seq 0 first.
+
+    For replay viewers and moderators; it replays the whole log, so use it
+    for one game at a time. States are independent copies.
+    """
+    engine = get_engine(game.kind)
+    state = engine.new_game(game.options, game.seats.count(), game.seed)
+    out: list[tuple[int, int | None, dict[str, Any], Any, list[Event]]] = [(0, None, {}, pickle.loads(pickle.dumps(state)), [])]
+    for seq, seat, move in game.actions.order_by("seq").values_list("seq", "seat", "move"):
+        events = engine.apply(state, seat, move)
+        out.append((seq, seat, move, pickle.loads(pickle.dumps(state)), events))
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -420,7 +470,8 @@ def _do_move(game: Game, position: int, move: dict[str, Any]) -> MoveResult:
     every change is logged, counted and fanned out the same way.
     """
     engine = get_engine(game.kind)
-    state = state_at(game)
+    snap = snapshot_at(game)
+    state = snap.state
     if position not in {d.player for d in engine.pending(state)}:
         raise NotYourMove(_("It is not your move."))
     try:
@@ -445,7 +496,8 @@ def _do_move(game: Game, position: int, move: dict[str, Any]) -> MoveResult:
     else:
         _update_turn_fields(game, engine, state)
     game.save(update_fields=fields)
-    _on_commit_cache_and_fan_out(game, engine, state)
+    recent = snap.events + [(seq, e) for e in events]
+    _on_commit_cache_and_fan_out(game, engine, Snapshot(state, recent[-RECENT_EVENTS:]))
     return MoveResult(game=game, seq=seq, events=events)
 
 
@@ -478,13 +530,13 @@ def _finish(game: Game, engine: Engine, state: Any) -> None:
         seat.save(update_fields=["owes_move", "rank", "score"])
 
 
-def _on_commit_cache_and_fan_out(game: Game, engine: Engine, state: Any) -> None:
-    """After commit: cache the state at its seq and call ``after_move``.
+def _on_commit_cache_and_fan_out(game: Game, engine: Engine, snap: Snapshot) -> None:
+    """After commit: cache the snapshot at its seq and call ``after_move``.
 
-    The pickle is taken now, so later changes to ``state`` cannot leak in.
+    The pickle is taken now, so later changes to the state cannot leak in.
     """
     key = _state_key(game, game.last_seq, engine.version)
-    blob = pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
+    blob = pickle.dumps(snap, pickle.HIGHEST_PROTOCOL)
     transaction.on_commit(partial(_cache_and_fan_out, key, blob, game.pk, game.last_seq))
 
 

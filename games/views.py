@@ -177,8 +177,11 @@ def _game_context(request: HttpRequest, game: Game, seat: Seat | None, *, error:
     seats = list(game.seats.all())
     viewer = seat.position if seat is not None else None
     view: dict[str, Any] | None = None
+    events = None
     if game.started is not None:
-        view = get_engine(game.kind).view(services.state_at(game), viewer)
+        snap = services.snapshot_at(game)
+        view = get_engine(game.kind).view(snap.state, viewer)
+        events = snap.events
     chat = list(ChatMessage.objects.filter(game=game).select_related("user").order_by("-created", "-pk")[:CHAT_SHOWN])
     chat.reverse()
     user = request.user
@@ -191,7 +194,7 @@ def _game_context(request: HttpRequest, game: Game, seat: Seat | None, *, error:
         "view_json": json.dumps(view, indent=1, ensure_ascii=False) if view is not None else "",
         "my_move": seat is not None and game.is_active and viewer in game.to_act,
         "waiting_on": [s for s in seats if s.position in game.to_act] if game.is_active else [],
-        "log": selectors.game_log(game, viewer),
+        "log": selectors.game_log(game, viewer, events=events),
         "chat": chat,
         "chat_cursor": chat[-1].pk if chat else 0,
         "chat_form": ChatForm(),
