@@ -18,4 +18,5 @@ urlpatterns = [
     path("games/<int:game_id>/poll", views.game_poll, name="poll"),
     path("games/<int:game_id>/chat", views.game_chat, name="chat"),
     path("games/<int:game_id>/record.json", views.game_record, name="record"),
+    path("games/<int:game_id>/replay", views.game_replay, name="replay"),
 ]

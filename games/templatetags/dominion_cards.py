@@ -62,3 +62,82 @@ def card(name: str, count: Any = None, **extra: Any) -> dict[str, Any]:
         "count": count,
         **extra,
     }
+
+
+@register.simple_tag
+def legal_cards(view: dict[str, Any], act: str) -> set[str]:
+    """The card names the viewer may use with ``act`` now ("play", "buy", "gain")."""
+    return {m["card"] for m in (view or {}).get("legal", []) if m.get("act") == act and "card" in m}
+
+
+@register.simple_tag
+def legal_acts(view: dict[str, Any]) -> set[str]:
+    """The move kinds the viewer may make now ("play_treasures", "end_turn", ...)."""
+    return {m["act"] for m in (view or {}).get("legal", [])}
+
+
+@register.simple_tag
+def decision_prompt(decision: dict[str, Any] | None, names: Any = None) -> str:
+    """A decision's question in the active language, built from its kind and params.
+
+    ``names`` maps seat index -> shown name (for Spy's "top of Bob's deck").
+    """
+    from django.utils.translation import gettext as _
+    from django.utils.translation import ngettext
+
+    if not decision:
+        return ""
+    kind, source, params = decision["kind"], decision.get("source", ""), decision.get("params", {})
+    card = _card_name(params.get("card", "")) if params.get("card") else ""
+    if kind == "discard" and source == "Militia":
+        n = decision["min"]
+        return ngettext("Militia: discard %(n)d card (down to 3).", "Militia: discard %(n)d cards (down to 3).",
+                        n) % {"n": n}
+    if kind == "discard":
+        return _("Cellar: discard any number of cards, then draw as many.")
+    if kind == "trash" and source == "Chapel":
+        return _("Chapel: trash up to 4 cards from your hand.")
+    if kind == "trash" and source == "Remodel":
+        return _("Remodel: trash a card from your hand; then gain a card costing up to $2 more.")
+    if kind == "trash" and source == "Mine":
+        return _("Mine: trash a Treasure from your hand; then gain a Treasure costing up to $3 more into your hand.")
+    if kind == "gain":
+        return _("%(source)s: gain a card costing up to $%(limit)d.") % {
+            "source": _card_name(source), "limit": params.get("limit", 0)}
+    if kind == "chancellor":
+        return _("Chancellor: put your deck into your discard pile?")
+    if kind == "library":
+        return _("Library: set aside %(card)s? (It is discarded when you finish drawing.)") % {"card": card}
+    if kind == "spy":
+        target = params.get("target")
+        whose = (names or {}).get(target, "") if names else ""
+        if target == decision["player"]:
+            return _("Spy: discard %(card)s from the top of your deck? (No: put it back.)") % {"card": card}
+        return _("Spy: discard %(card)s from the top of %(name)s's deck? (No: put it back.)") % {
+            "card": card, "name": whose}
+    if kind == "reveal_moat":
+        return _("Reveal Moat to be unaffected by %(attack)s?") % {"attack": _card_name(params.get("attack", ""))}
+    if kind == "topdeck":
+        return _("Bureaucrat: put a Victory card from your hand on top of your deck.")
+    if kind == "thief_trash":
+        return _("Thief: choose which revealed Treasure is trashed.")
+    if kind == "thief_gain":
+        return _("Thief: gain any of the Treasures you trashed.")
+    if kind == "throne":
+        return _("Throne Room: choose an Action card to play twice.")
+    return decision.get("prompt", "")
+
+
+@register.filter
+def seat_names(seats: Any) -> dict[int, str]:
+    """Seat index -> shown name, from the page's Seat rows."""
+    return {s.position: str(s.name) for s in seats or []}
+
+
+@register.filter
+def get_item(mapping: Any, key: Any) -> Any:
+    """``mapping[key]`` for dicts and lists, or None (templates cannot index by a variable)."""
+    try:
+        return mapping[key]
+    except (KeyError, IndexError, TypeError):
+        return None

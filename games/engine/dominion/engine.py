@@ -1074,7 +1074,7 @@ def _turn_decision(st: DominionState) -> Decision:
                     {"phase": st.phase}, False, "move")
 
 
-def view(st: DominionState, viewer: int | None) -> dict[str, Any]:
+def view(st: DominionState, viewer: int | None, reveal_all: bool = False) -> dict[str, Any]:
     """What ``viewer`` (a seat, or ``None`` for a spectator) may know, as JSON data.
 
     A seat sees its own hand; everyone sees counts of every hand, deck and
@@ -1082,15 +1082,17 @@ def view(st: DominionState, viewer: int | None) -> dict[str, Any]:
     aside, the supply, the trash, the turn, scores, and who is being waited
     on. Only the viewer's own open decision carries its legal answers. Once
     the game is over everything is shown, decks included (top first).
+    ``reveal_all`` shows everything at any point (replays of finished games).
     """
     over = st.game_over
+    show = over or reveal_all
     seats = []
     for p in range(st.n):
         hand = st.hands[p]
         disc = st.discards[p]
         seat: dict[str, Any] = {
             "seat": p,
-            "hand": sorted(hand, key=_card_order) if (p == viewer or over) else None,
+            "hand": sorted(hand, key=_card_order) if (p == viewer or show) else None,
             "hand_count": len(hand),
             "deck_count": len(st.decks[p]),
             "discard_count": len(disc),
@@ -1101,7 +1103,7 @@ def view(st: DominionState, viewer: int | None) -> dict[str, Any]:
             "turns": st.turns[p],
             "card_count": len(hand) + len(st.decks[p]) + len(disc) + len(st.plays[p]) + len(st.asides[p]),
         }
-        if over:
+        if show:
             seat["deck"] = list(reversed(st.decks[p]))
             seat["discard"] = list(disc)
             seat["owned"] = dict(sorted(Counter(st.owned(p)).items(), key=lambda kv: _card_order(kv[0])))
@@ -1299,9 +1301,9 @@ class DominionEngine:
         events, st.events = st.events, []
         return events
 
-    def view(self, st: DominionState, viewer: int | None) -> dict[str, Any]:
+    def view(self, st: DominionState, viewer: int | None, reveal_all: bool = False) -> dict[str, Any]:
         """See :func:`view`."""
-        return view(st, viewer)
+        return view(st, viewer, reveal_all)
 
     def player_view(self, st: DominionState, player: int) -> PlayerView:
         """A cheap, read-only :class:`PlayerView` for bots."""
