@@ -34,6 +34,8 @@ def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=path, args=["--no-sandbox"])
+        browser = pw.chromium.launch(
+            executable_path=path, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+        )
         yield browser
         browser.close()
