@@ -34,34 +34,19 @@ def time_control_label(delta: timedelta) -> str:
     return ngettext("%(n)d day", "%(n)d days", days) % {"n": days}
 
 
-class DominionGameForm(forms.Form):
-    """Options for a new Dominion game; ``game_create_kwargs`` turns them into service arguments."""
+class GameOptionsForm(forms.Form):
+    """The options every game kind offers: players, time per move, rated, who may join, bot seats.
 
-    KINGDOM_RANDOM = "random"
-    KINGDOM_RECOMMENDED = "recommended"
-    KINGDOM_PICK = "pick"
+    A game kind subclasses it with its own options, its ``kind`` and
+    ``offered_bots``, and its ``game_create_kwargs``.
+    """
+
+    kind = ""
+    #: Bots offered on the form, in order; only those the engine has are shown.
+    offered_bots: list[str] = []
 
     players = forms.TypedChoiceField(
         label=_("Players"), choices=[(n, str(n)) for n in (2, 3, 4)], coerce=int, initial=2
-    )
-    kingdom = forms.ChoiceField(
-        label=_("Kingdom"),
-        widget=forms.RadioSelect,
-        initial=KINGDOM_RANDOM,
-        choices=[
-            (KINGDOM_RANDOM, _("Random")),
-            (KINGDOM_RECOMMENDED, _("A recommended set")),
-            (KINGDOM_PICK, _("Pick 10 cards")),
-        ],
-    )
-    recommended_set = forms.ChoiceField(
-        label=_("Recommended set"), required=False, choices=[(name, name) for name in RECOMMENDED_SETS]
-    )
-    cards = forms.MultipleChoiceField(
-        label=_("Cards"),
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-        choices=[(name, name) for name in KINGDOM_CARDS],
     )
     time_per_move = forms.TypedChoiceField(
         label=_("Time per move"),
@@ -107,6 +92,58 @@ class DominionGameForm(forms.Form):
         return users
 
     def clean(self) -> dict[str, Any]:
+        """Check the bots fit the seats and an invite-only game invites someone."""
+        data = super().clean()
+        players = data.get("players") or 2
+        data["bots"] = [b for s in range(2, players + 1) if (b := data.get(f"seat_{s}"))]
+        if data.get("visibility") == "invite" and not data.get("invited") and len(data["bots"]) < players - 1:
+            self.add_error("invited", _("Invite at least one player, or let anyone join."))
+        return data
+
+    def common_create_kwargs(self) -> dict[str, Any]:
+        """Return the service arguments shared by every kind (all but ``kind`` and ``options``)."""
+        data = self.cleaned_data
+        return {
+            "players": data["players"],
+            "rated": data["rated"],
+            "private": data["visibility"] == "invite",
+            "invited": data["invited"],
+            "time_per_move": timedelta(seconds=data["time_per_move"]),
+            "bots": data["bots"],
+        }
+
+
+class DominionGameForm(GameOptionsForm):
+    """Options for a new Dominion game; ``game_create_kwargs`` turns them into service arguments."""
+
+    kind = "dominion"
+    offered_bots = OFFERED_BOTS
+
+    KINGDOM_RANDOM = "random"
+    KINGDOM_RECOMMENDED = "recommended"
+    KINGDOM_PICK = "pick"
+
+    kingdom = forms.ChoiceField(
+        label=_("Kingdom"),
+        widget=forms.RadioSelect,
+        initial=KINGDOM_RANDOM,
+        choices=[
+            (KINGDOM_RANDOM, _("Random")),
+            (KINGDOM_RECOMMENDED, _("A recommended set")),
+            (KINGDOM_PICK, _("Pick 10 cards")),
+        ],
+    )
+    recommended_set = forms.ChoiceField(
+        label=_("Recommended set"), required=False, choices=[(name, name) for name in RECOMMENDED_SETS]
+    )
+    cards = forms.MultipleChoiceField(
+        label=_("Cards"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        choices=[(name, name) for name in KINGDOM_CARDS],
+    )
+
+    def clean(self) -> dict[str, Any]:
         """Check the kingdom choice is complete and the bots fit the seats."""
         data = super().clean()
         mode = data.get("kingdom")
@@ -114,10 +151,6 @@ class DominionGameForm(forms.Form):
             self.add_error("recommended_set", _("Choose a recommended set."))
         if mode == self.KINGDOM_PICK and len(data.get("cards") or []) != 10:
             self.add_error("cards", _("Pick exactly 10 cards."))
-        players = data.get("players") or 2
-        data["bots"] = [b for s in range(2, players + 1) if (b := data.get(f"seat_{s}"))]
-        if data.get("visibility") == "invite" and not data.get("invited") and len(data["bots"]) < players - 1:
-            self.add_error("invited", _("Invite at least one player, or let anyone join."))
         return data
 
     def game_create_kwargs(self) -> dict[str, Any]:
@@ -130,16 +163,22 @@ class DominionGameForm(forms.Form):
             kingdom = list(data["cards"])
         else:
             kingdom = "random"
-        return {
-            "kind": "dominion",
-            "options": {"kingdom": kingdom},
-            "players": data["players"],
-            "rated": data["rated"],
-            "private": data["visibility"] == "invite",
-            "invited": data["invited"],
-            "time_per_move": timedelta(seconds=data["time_per_move"]),
-            "bots": data["bots"],
-        }
+        return {"kind": "dominion", "options": {"kingdom": kingdom}, **self.common_create_kwargs()}
+
+
+class DomaineGameForm(GameOptionsForm):
+    """Options for a new Domaine game: only the common ones (the engine has no options yet)."""
+
+    kind = "domaine"
+    offered_bots = ["greedy", "random"]
+
+    def game_create_kwargs(self) -> dict[str, Any]:
+        """Return the keyword arguments for ``services.game_create`` (without ``creator``)."""
+        return {"kind": "domaine", "options": {}, **self.common_create_kwargs()}
+
+
+#: Game kind -> its new-game form, for ``games.views.game_new``.
+GAME_FORMS: dict[str, type[GameOptionsForm]] = {"dominion": DominionGameForm, "domaine": DomaineGameForm}
 
 
 class ChatForm(forms.Form):

@@ -28,7 +28,7 @@ from django_htmx.middleware import HtmxDetails
 
 from games import selectors, services
 from games.engine.registry import get_engine
-from games.forms import OFFERED_BOTS, ChatForm, DominionGameForm
+from games.forms import GAME_FORMS, ChatForm
 from games.models import ChatMessage, Game, Seat
 
 if TYPE_CHECKING:
@@ -100,9 +100,17 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """Show the new-game form; on a valid POST create the game and go to it."""
-    bots = [b for b in OFFERED_BOTS if b in _engine_bots("dominion")]
-    form = DominionGameForm(request.POST or None, bots=bots)
+    """Show the new-game form of ``?kind=`` (default Dominion); on a valid POST create the game and go to it.
+
+    Each kind has its form in ``GAME_FORMS`` and may have its own page,
+    ``games/<kind>/new.html``, else ``games/new.html``.
+    """
+    kind = request.GET.get("kind") or "dominion"
+    form_class = GAME_FORMS.get(kind)
+    if form_class is None:
+        raise Http404("No such game")
+    bots = [b for b in form_class.offered_bots if b in _engine_bots(kind)]
+    form = form_class(request.POST or None, bots=bots)
     if request.method == "POST" and form.is_valid():
         try:
             game = services.game_create(creator=request.user, **form.game_create_kwargs())
@@ -112,7 +120,7 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             messages.success(request, _("Game created."))
             return redirect("games:detail", game_id=game.pk)
     status = HTTPStatus.BAD_REQUEST if request.method == "POST" else HTTPStatus.OK
-    return render(request, "games/new.html", {"form": form}, status=status)
+    return render(request, [f"games/{kind}/new.html", "games/new.html"], {"form": form, "kind": kind}, status=status)
 
 
 def _engine_bots(kind: str) -> dict[str, Any]:

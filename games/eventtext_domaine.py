@@ -1,0 +1,142 @@
+"""Domaine engine events in words, in the reader's language.
+
+``games.eventtext.describe`` calls :func:`describe_domaine` for games of
+kind "domaine"; the events are those of ``games.engine.domaine.engine``
+after ``Event.for_viewer`` (so a deck draw seen by another player carries
+no card). :func:`action_text` is shared with the board, which labels the
+cards in a hand the same way the log does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from games.engine.domaine.cards import CARDS
+
+#: Mine kinds as the engine names them -> their label (lazy: read per request language).
+MINE_LABELS = {
+    "gold": gettext_lazy("gold"),
+    "silver": gettext_lazy("silver"),
+    "copper": gettext_lazy("copper"),
+    "diamond": gettext_lazy("diamond"),
+}
+
+
+def action_text(kind: str, n: int) -> str:
+    """Return a card action as a short phrase: "2 knights", "3 borders", "expand 2 squares"."""
+    if kind == "borders":
+        return ngettext("%(n)d border", "%(n)d borders", n) % {"n": n}
+    if kind == "knights":
+        return ngettext("%(n)d knight", "%(n)d knights", n) % {"n": n}
+    if kind == "expand":
+        return ngettext("expand %(n)d square", "expand %(n)d squares", n) % {"n": n}
+    if kind == "desertion":
+        return _("desertion")
+    if kind == "alliance":
+        return _("alliance")
+    return kind
+
+
+def card_action_text(card_id: str, option: int = 0) -> str:
+    """Return the phrase for option ``option`` of card ``card_id`` ("" for an unknown card)."""
+    card = CARDS.get(card_id)
+    if card is None or not 0 <= option < len(card.actions):
+        return ""
+    action = card.actions[option]
+    return action_text(action.kind, action.n)
+
+
+def _squares(items: Sequence[str]) -> str:
+    return _(", ").join(items)
+
+
+def _play(event: dict[str, Any], who: str) -> str:
+    card = str(event.get("card", "?"))
+    what = card_action_text(card, int(event.get("option", 0) or 0)) or str(event.get("action", ""))
+    params = {"who": who, "card": card, "what": what}
+    kind = event.get("action")
+    parts = ""
+    if kind == "borders":
+        parts = _squares(event.get("borders") or [])
+    elif kind == "knights":
+        parts = _squares(event.get("knights") or [])
+    elif kind == "expand" and event.get("domain"):
+        parts = _("%(domain)s takes %(squares)s") % {
+            "domain": event["domain"],
+            "squares": _squares(event.get("squares") or []) or _("nothing"),
+        }
+    elif kind == "desertion" and event.get("remove"):
+        parts = _("the knight on %(remove)s deserts to %(knight)s") % {
+            "remove": event["remove"],
+            "knight": event.get("knight", "?"),
+        }
+    elif kind == "alliance" and event.get("domain"):
+        parts = _("%(domain)s allies with %(with)s") % {"domain": event["domain"], "with": event.get("with", "?")}
+    if parts:
+        text = _("%(who)s played %(card)s (%(what)s): %(parts)s") % {**params, "parts": parts}
+    else:
+        text = _("%(who)s played %(card)s (%(what)s) without effect") % params
+    if event.get("extra"):
+        text += " " + ngettext("(+%(n)d gold for forests)", "(+%(n)d gold for forests)", event["extra"]) % {
+            "n": event["extra"]
+        }
+    return text + "."
+
+
+def describe_domaine(event: dict[str, Any], who: str) -> str:
+    """Return one Domaine event (as ``Event.for_viewer`` gave it) as a sentence.
+
+    Args:
+        event: ``{"kind": ..., "player": seat or None, ...data}``.
+        who: the shown name of the event's seat (or "The game").
+
+    Returns:
+        A translated sentence, or "" for events not worth a log line
+        (score updates: the board shows scores).
+    """
+    kind = event.get("kind")
+    if kind == "place_castle":
+        text = _("%(who)s placed a castle on %(at)s and a knight on %(knight)s") % {
+            "who": who,
+            "at": event.get("at", "?"),
+            "knight": event.get("knight", "?"),
+        }
+        if event.get("paid"):
+            text += " " + ngettext("(%(n)d gold)", "(%(n)d gold)", event["paid"]) % {"n": event["paid"]}
+        return text + "."
+    if kind == "place_neutral":
+        return _("%(who)s placed a neutral castle on %(at)s.") % {"who": who, "at": event.get("at", "?")}
+    if kind == "turn":
+        return _("Turn %(n)d: %(who)s.") % {"who": who, "n": event.get("turn", 0)}
+    if kind == "income":
+        mines = _(", ").join(str(MINE_LABELS.get(m, m)) for m in event.get("mines") or [])
+        gold = event.get("gold", 0)
+        return ngettext(
+            "%(who)s receives %(n)d gold (mines: %(mines)s).",
+            "%(who)s receives %(n)d gold (mines: %(mines)s).",
+            gold,
+        ) % {"who": who, "n": gold, "mines": mines}
+    if kind == "sell":
+        gold = event.get("gold", 0)
+        return ngettext(
+            "%(who)s sold %(card)s for %(n)d gold.", "%(who)s sold %(card)s for %(n)d gold.", gold
+        ) % {"who": who, "card": event.get("card", "?"), "n": gold}
+    if kind == "play":
+        return _play(event, who)
+    if kind == "take":
+        if event.get("from") == "deck":
+            if event.get("card"):
+                return _("%(who)s drew %(card)s from the deck.") % {"who": who, "card": event["card"]}
+            return _("%(who)s drew a card from the deck.") % {"who": who}
+        return _("%(who)s took %(card)s from the display.") % {"who": who, "card": event.get("card", "?")}
+    if kind == "scores":
+        return ""
+    if kind == "game_over":
+        if event.get("end") == "cards":
+            return _("The cards have run out: the game is over.")
+        return _("A target score was reached: the game is over.")
+    return f"{who}: {kind}"
