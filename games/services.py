@@ -36,6 +36,7 @@ from games.engine.core import Engine, Event, IllegalMove, InvalidOptions
 from games.engine.registry import get_engine
 from games.locking import LockTimeout, lock_game
 from games.models import Action, ChatMessage, Game, Invitation, Seat
+from ratings.services import rating_update
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -516,7 +517,7 @@ def _update_turn_fields(game: Game, engine: Engine, state: Any) -> None:
 
 
 def _finish(game: Game, engine: Engine, state: Any) -> None:
-    """Write the result to the seats and mark the game finished. Caller holds the lock."""
+    """Write the result to the seats, mark the game finished and rate it. Caller holds the lock."""
     result = engine.result(state)
     game.status = Game.Status.FINISHED
     game.finished = timezone.now()
@@ -528,6 +529,9 @@ def _finish(game: Game, engine: Engine, state: Any) -> None:
             seat.rank = result.ranks[seat.position]
             seat.score = result.scores[seat.position]
         seat.save(update_fields=["owes_move", "rank", "score"])
+    # In the same transaction, so the result and the ratings commit together;
+    # rating_update skips casual and bot games and never rates a game twice.
+    rating_update(game=game)
 
 
 def _on_commit_cache_and_fan_out(game: Game, engine: Engine, snap: Snapshot) -> None:

@@ -137,6 +137,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "games",
+    "ratings",
 ]
 
 MIDDLEWARE = [
@@ -267,6 +268,22 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 #: Chat: at most this many messages per user in CHAT_RATE_WINDOW seconds.
 CHAT_RATE_LIMIT = envint("CHAT_RATE_LIMIT", 5)
 CHAT_RATE_WINDOW = envint("CHAT_RATE_WINDOW", 10)
+
+# Ratings (ratings.services): openskill Plackett-Luce, one ladder per game kind.
+RATING_MU = 25.0
+RATING_SIGMA = 25.0 / 3.0
+RATING_BETA = 25.0 / 6.0
+RATING_TAU = 25.0 / 300.0  # openskill's per-game dynamics
+#: Inactivity: sigma**2 grows by RATING_IDLE_TAU**2 per day without a rated game.
+RATING_IDLE_TAU = 0.15
+#: Displayed rating: BASE + SCALE * (mu - Z*sigma), shifted so a newcomer shows BASE.
+RATING_DISPLAY_BASE = 1500
+RATING_DISPLAY_SCALE = 40
+RATING_DISPLAY_Z = 2.0
+#: Provisional (and off the leaderboard) below this many rated games.
+RATING_PROVISIONAL_GAMES = 5
+#: The leaderboard hides players with no rated game for this many days.
+RATING_INACTIVE_DAYS = 90
 
 LOGGING = {
     "version": 1,

@@ -1,0 +1,83 @@
+"""Ratings: one openskill Plackett-Luce ladder per game kind.
+
+Only ``ratings.services`` writes these rows. ``Rating`` is a player's
+current belief (mu, sigma) on one ladder as of their last rated game;
+``RatingChange`` is the append-only history, one row per (game, player),
+from which ``ratings.services.ratings_recompute`` can rebuild every
+``Rating``. Sigma grows with inactivity when read (see
+``ratings.services.inflate_sigma``), so the stored sigma is the value right
+after ``last_played``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Rating(models.Model):
+    """A player's standing on one ladder (a game kind).
+
+    Attributes:
+        kind: the game kind ("dominion", "domaine").
+        mu, sigma: the openskill belief right after ``last_played``.
+        games: rated games played on this ladder; provisional below
+            ``settings.RATING_PROVISIONAL_GAMES``.
+        last_played: ``Game.finished`` (UTC) of the last rated game.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    kind = models.CharField(_("game"), max_length=20)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    last_played = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "kind"], name="rating_unique_user_kind")]
+        indexes = [models.Index(fields=["kind", "games", "last_played"], name="rating_ladder_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.kind}: {self.mu:.2f}/{self.sigma:.2f}"
+
+
+class RatingChange(models.Model):
+    """What one rated game did to one player's rating. Append-only.
+
+    Attributes:
+        kind: the ladder (the game's kind), denormalised for the history chart.
+        at: the game's ``finished`` timestamp (UTC), denormalised likewise.
+        rank: the rank the rating used (1 = best; ties share a rank;
+            forfeited seats ranked after everyone else).
+        mu_before, sigma_before: the belief going into the game, sigma
+            already grown for inactivity up to ``at``.
+        mu_after, sigma_after: the belief after the game.
+        display_before, display_after: the displayed (conservative, scaled)
+            rating before and after.
+    """
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes")
+    kind = models.CharField(max_length=20)
+    at = models.DateTimeField()
+    rank = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    display_before = models.IntegerField()
+    display_after = models.IntegerField()
+
+    class Meta:
+        ordering = ["at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="ratingchange_unique_game_user")]
+        indexes = [models.Index(fields=["user", "kind", "at"], name="ratingchange_history_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.game}: {self.display_before} -> {self.display_after}"
+
+    @property
+    def delta(self) -> int:
+        """The change of the displayed rating."""
+        return self.display_after - self.display_before

@@ -1,0 +1,383 @@
+"""Everything that writes Rating and RatingChange rows.
+
+The model is openskill's Plackett-Luce, one ladder per game kind, fed only
+the finishing ranks (ties share a rank; never the score margin), so 2, 3
+and 4 player games are rated alike. Forfeited seats (timeouts,
+resignations) are ranked after every seat that finished.
+
+Inactivity: a player's sigma grows with the time since their last rated
+game, computed when read, never stored by a nightly job::
+
+    sigma' = max(sigma, min(RATING_SIGMA, sqrt(sigma**2 + RATING_IDLE_TAU**2 * days)))
+
+where ``days`` is the fractional number of days between ``last_played``
+and the moment in question. When rating a game that moment is the game's
+``finished`` timestamp (never "now"), so :func:`ratings_recompute` replays
+history to exactly the stored values. Pages use "now".
+
+Displayed rating: ``round(BASE + SCALE * ((mu - Z*sigma) - (MU0 - Z*SIGMA0)))``,
+a conservative estimate (openskill's ordinal with ``z=RATING_DISPLAY_Z``)
+shifted so that a newcomer shows ``BASE`` (1500) and scaled so that one
+point of ordinal is ``SCALE`` (40) points.
+
+All timestamps are timezone-aware UTC.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cache
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.db import transaction
+from openskill.models import PlackettLuce
+
+from ratings.models import Rating, RatingChange
+
+if TYPE_CHECKING:
+    from games.models import Game, Seat
+
+__all__ = [
+    "Belief",
+    "RecomputeReport",
+    "display_rating",
+    "game_is_rateable",
+    "inflate_sigma",
+    "model",
+    "rating_ranks",
+    "rating_update",
+    "ratings_recompute",
+]
+
+SECONDS_PER_DAY = 86400.0
+
+
+@cache
+def model() -> PlackettLuce:
+    """Return the Plackett-Luce model configured by ``settings.RATING_*`` (one per process)."""
+    return PlackettLuce(
+        mu=settings.RATING_MU,
+        sigma=settings.RATING_SIGMA,
+        beta=settings.RATING_BETA,
+        tau=settings.RATING_TAU,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Belief:
+    """A rating as stored: ``mu``, ``sigma`` right after ``last_played`` (None: never played)."""
+
+    mu: float
+    sigma: float
+    games: int = 0
+    last_played: datetime | None = None
+
+    @classmethod
+    def new(cls) -> Belief:
+        """Return a newcomer's belief (``RATING_MU``, ``RATING_SIGMA``)."""
+        return cls(mu=settings.RATING_MU, sigma=settings.RATING_SIGMA)
+
+    def sigma_at(self, when: datetime) -> float:
+        """Return sigma grown for inactivity up to ``when`` (see :func:`inflate_sigma`)."""
+        return inflate_sigma(self.sigma, self.last_played, when)
+
+    def display_at(self, when: datetime) -> int:
+        """Return the displayed rating at ``when``."""
+        return display_rating(self.mu, self.sigma_at(when))
+
+    @property
+    def provisional(self) -> bool:
+        """True until ``settings.RATING_PROVISIONAL_GAMES`` rated games."""
+        return self.games < settings.RATING_PROVISIONAL_GAMES
+
+
+def inflate_sigma(sigma: float, last_played: datetime | None, when: datetime) -> float:
+    """Return ``sigma`` grown for the inactivity between ``last_played`` and ``when``.
+
+    ``max(sigma, min(RATING_SIGMA, sqrt(sigma**2 + RATING_IDLE_TAU**2 * days)))``:
+    uncertainty grows like a random walk, never beyond a newcomer's, and
+    never shrinks here. ``last_played`` None (or later than ``when``) means
+    no growth. Both datetimes must be aware.
+    """
+    if last_played is None or when <= last_played:
+        return sigma
+    days = (when - last_played).total_seconds() / SECONDS_PER_DAY
+    grown = math.sqrt(sigma * sigma + settings.RATING_IDLE_TAU**2 * days)
+    return max(sigma, min(settings.RATING_SIGMA, grown))
+
+
+def display_rating(mu: float, sigma: float) -> int:
+    """Return the displayed rating for a belief: conservative, on a 1500-based scale."""
+    z = settings.RATING_DISPLAY_Z
+    newcomer = settings.RATING_MU - z * settings.RATING_SIGMA
+    ordinal = mu - z * sigma  # openskill's ordinal(z); inlined: the ladder computes thousands
+    return round(settings.RATING_DISPLAY_BASE + settings.RATING_DISPLAY_SCALE * (ordinal - newcomer))
+
+
+def game_is_rateable(game: Game, seats: Sequence[Seat]) -> bool:
+    """True if ``game`` counts for its ladder.
+
+    Rated games that finished normally, with two or more seats, all of them
+    people, all ranked. Casual games, games with bots and cancelled games
+    never count.
+    """
+    from games.models import Game
+
+    return (
+        game.rated
+        and game.status == Game.Status.FINISHED
+        and game.finished is not None
+        and len(seats) >= 2
+        and all(s.user_id is not None and not s.bot for s in seats)
+        and all(s.rank is not None or s.forfeited for s in seats)
+    )
+
+
+def rating_ranks(seats: Sequence[Seat]) -> list[int]:
+    """Return the rank each seat is rated with, in the order of ``seats``.
+
+    Seats that finished keep the engine's order, re-ranked among themselves
+    in competition style (ties share a rank: 1, 1, 3); forfeited seats all
+    share the rank after the last of them, whatever the engine said (a
+    player who timed out in a winning position still loses).
+    """
+    finished = [s.rank for s in seats if not s.forfeited]
+    last = len(finished) + 1
+    return [last if s.forfeited else 1 + sum(1 for r in finished if r < s.rank) for s in seats]
+
+
+@dataclass(frozen=True, slots=True)
+class _Change:
+    """One computed row of :class:`RatingChange` (and the resulting belief)."""
+
+    user_id: int
+    rank: int
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    display_before: int
+    display_after: int
+
+
+def _compute(players: Sequence[tuple[int, int, Belief]], at: datetime) -> list[_Change]:
+    """Rate one game: ``players`` are ``(user_id, rank, belief)``; ``at`` is when it finished.
+
+    The only place that calls openskill, shared by the live update and the
+    recompute, so the two cannot drift apart.
+    """
+    m = model()
+    before = [(b.mu, b.sigma_at(at)) for _u, _r, b in players]
+    teams = [[m.create_rating([mu, sigma])] for mu, sigma in before]
+    ranks = [float(rank) for _u, rank, _b in players]
+    after = m.rate(teams, ranks=ranks)
+    return [
+        _Change(
+            user_id=user_id,
+            rank=rank,
+            mu_before=mu0,
+            sigma_before=s0,
+            mu_after=team[0].mu,
+            sigma_after=team[0].sigma,
+            display_before=display_rating(mu0, s0),
+            display_after=display_rating(team[0].mu, team[0].sigma),
+        )
+        for (user_id, rank, _b), (mu0, s0), team in zip(players, before, after, strict=True)
+    ]
+
+
+def _change_row(game: Game, c: _Change) -> RatingChange:
+    return RatingChange(
+        game=game,
+        user_id=c.user_id,
+        kind=game.kind,
+        at=game.finished,
+        rank=c.rank,
+        mu_before=c.mu_before,
+        sigma_before=c.sigma_before,
+        mu_after=c.mu_after,
+        sigma_after=c.sigma_after,
+        display_before=c.display_before,
+        display_after=c.display_after,
+    )
+
+
+def rating_update(*, game: Game) -> list[RatingChange]:
+    """Rate a finished game: update every seat's Rating and record a RatingChange each.
+
+    Call it inside the transaction that finishes the game, with the game row
+    locked and the seats' ``rank``/``forfeited`` already saved (that is what
+    ``games.services._finish`` does), so the result and the ratings commit
+    together or not at all. The players' Rating rows are locked
+    (``select_for_update``, in primary-key order, so two games sharing
+    players cannot deadlock).
+
+    Exactly once: if the game already has RatingChange rows, nothing is
+    changed and those rows are returned; the (game, user) unique constraint
+    backs this up. Games that are not rateable (casual, bots, cancelled,
+    unranked) return ``[]`` and write nothing.
+
+    Args:
+        game: the Game, status finished, ``finished`` set (UTC).
+
+    Returns:
+        The game's RatingChange rows, in seat order.
+    """
+    from games.models import Seat
+
+    with transaction.atomic():
+        seats = list(Seat.objects.filter(game=game).order_by("position"))
+        if not game_is_rateable(game, seats):
+            return []
+        existing = list(RatingChange.objects.filter(game=game).order_by("pk"))
+        if existing:
+            return existing
+        at = game.finished
+        user_ids = [s.user_id for s in seats]
+        # Newcomers get a row first (ignoring a concurrent insert of the same
+        # row), so that every player's row can be locked below.
+        Rating.objects.bulk_create(
+            [
+                Rating(user_id=uid, kind=game.kind, mu=settings.RATING_MU, sigma=settings.RATING_SIGMA, last_played=at)
+                for uid in user_ids
+            ],
+            ignore_conflicts=True,
+        )
+        rows = {
+            r.user_id: r
+            for r in Rating.objects.select_for_update().filter(kind=game.kind, user_id__in=user_ids).order_by("pk")
+        }
+        players = [
+            (
+                s.user_id,
+                rank,
+                Belief(
+                    mu=rows[s.user_id].mu,
+                    sigma=rows[s.user_id].sigma,
+                    games=rows[s.user_id].games,
+                    last_played=rows[s.user_id].last_played if rows[s.user_id].games else None,
+                ),
+            )
+            for s, rank in zip(seats, rating_ranks(seats), strict=True)
+        ]
+        changes = _compute(players, at)
+        for c in changes:
+            row = rows[c.user_id]
+            row.mu, row.sigma, row.games, row.last_played = c.mu_after, c.sigma_after, row.games + 1, at
+            row.save(update_fields=["mu", "sigma", "games", "last_played"])
+        return RatingChange.objects.bulk_create([_change_row(game, c) for c in changes])
+
+
+@dataclass(slots=True)
+class RecomputeReport:
+    """What :func:`ratings_recompute` found.
+
+    Attributes:
+        games: rated games replayed.
+        changes: RatingChange rows computed.
+        mismatches: human-readable differences between the replay and the
+            stored rows (empty when they agree exactly).
+        written: whether the stored rows were replaced by the replay.
+    """
+
+    games: int = 0
+    changes: int = 0
+    mismatches: list[str] = field(default_factory=list)
+    written: bool = False
+
+
+def _rateable_games(kinds: Iterable[str] | None) -> Iterable[tuple[Game, list[Seat]]]:
+    """Yield ``(game, seats)`` for every rateable game, in the order they finished."""
+    from django.db.models import Prefetch
+
+    from games.models import Game, Seat
+
+    qs = Game.objects.filter(status=Game.Status.FINISHED, rated=True, finished__isnull=False)
+    if kinds is not None:
+        qs = qs.filter(kind__in=list(kinds))
+    qs = qs.order_by("finished", "pk").prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("position")))
+    for game in qs.iterator(chunk_size=500):
+        seats = list(game.seats.all())
+        if game_is_rateable(game, seats):
+            yield game, seats
+
+
+_FIELDS = ("rank", "mu_before", "sigma_before", "mu_after", "sigma_after", "display_before", "display_after")
+
+
+def ratings_recompute(*, kinds: Iterable[str] | None = None, write: bool = False) -> RecomputeReport:
+    """Replay every rated game in the order they finished and compare with (or replace) the stored ratings.
+
+    The replay uses exactly the live update's arithmetic (:func:`_compute`),
+    with each game's ``finished`` timestamp for inactivity, so on an intact
+    database it reproduces every stored RatingChange and Rating bit for bit.
+
+    Args:
+        kinds: the ladders to replay (default: all).
+        write: replace the stored Rating and RatingChange rows of those
+            ladders with the replay, in one transaction. Without it nothing
+            is written.
+
+    Returns:
+        A :class:`RecomputeReport`; ``mismatches`` lists every difference
+        between the replay and what was stored before.
+    """
+    report = RecomputeReport()
+    beliefs: dict[tuple[str, int], Belief] = {}
+    computed: list[tuple[Game, _Change]] = []
+    for game, seats in _rateable_games(kinds):
+        players = [
+            (s.user_id, rank, beliefs.get((game.kind, s.user_id)) or Belief.new())
+            for s, rank in zip(seats, rating_ranks(seats), strict=True)
+        ]
+        for c in _compute(players, game.finished):
+            old = beliefs.get((game.kind, c.user_id))
+            beliefs[(game.kind, c.user_id)] = Belief(
+                c.mu_after, c.sigma_after, (old.games if old else 0) + 1, game.finished
+            )
+            computed.append((game, c))
+        report.games += 1
+    report.changes = len(computed)
+
+    stored_changes = RatingChange.objects.all()
+    stored_ratings = Rating.objects.all()
+    if kinds is not None:
+        stored_changes = stored_changes.filter(kind__in=list(kinds))
+        stored_ratings = stored_ratings.filter(kind__in=list(kinds))
+    stored = {(rc.game_id, rc.user_id): rc for rc in stored_changes}
+    for game, c in computed:
+        rc = stored.pop((game.pk, c.user_id), None)
+        if rc is None:
+            report.mismatches.append(f"game {game.pk} user {c.user_id}: no stored change")
+            continue
+        for name in _FIELDS:
+            if getattr(rc, name) != getattr(c, name):
+                report.mismatches.append(
+                    f"game {game.pk} user {c.user_id}: {name} stored {getattr(rc, name)!r}, replay {getattr(c, name)!r}"
+                )
+    report.mismatches.extend(f"game {g} user {u}: stored change has no rated game" for g, u in stored)
+    current = {(r.kind, r.user_id): r for r in stored_ratings}
+    for key, b in beliefs.items():
+        r = current.pop(key, None)
+        if r is None or (r.mu, r.sigma, r.games, r.last_played) != (b.mu, b.sigma, b.games, b.last_played):
+            report.mismatches.append(
+                f"rating {key[0]} user {key[1]}: "
+                f"stored {r and (r.mu, r.sigma, r.games)}, replay {(b.mu, b.sigma, b.games)}"
+            )
+    report.mismatches.extend(f"rating {k} user {u}: stored but no rated game" for k, u in current)
+
+    if write:
+        with transaction.atomic():
+            stored_changes.delete()
+            stored_ratings.delete()
+            Rating.objects.bulk_create(
+                Rating(user_id=uid, kind=kind, mu=b.mu, sigma=b.sigma, games=b.games, last_played=b.last_played)
+                for (kind, uid), b in beliefs.items()
+            )
+            RatingChange.objects.bulk_create(_change_row(game, c) for game, c in computed)
+        report.written = True
+    return report
