@@ -111,5 +111,9 @@ def describe(game_kind: str, event: dict[str, Any], names: Sequence[str]) -> str
     who = names[player] if isinstance(player, int) and 0 <= player < len(names) else _("The game")
     if game_kind == "dominion":
         return _dominion(event, who)
+    if game_kind == "domaine":
+        from games.eventtext_domaine import describe_domaine
+
+        return describe_domaine(event, who)
     detail = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("kind", "player"))
     return f"{who}: {event['kind']}" + (f" ({detail})" if detail else "")
