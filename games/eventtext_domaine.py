@@ -122,9 +122,11 @@ def describe_domaine(event: dict[str, Any], who: str) -> str:
         ) % {"who": who, "n": gold, "mines": mines}
     if kind == "sell":
         gold = event.get("gold", 0)
-        return ngettext(
-            "%(who)s sold %(card)s for %(n)d gold.", "%(who)s sold %(card)s for %(n)d gold.", gold
-        ) % {"who": who, "card": event.get("card", "?"), "n": gold}
+        return ngettext("%(who)s sold %(card)s for %(n)d gold.", "%(who)s sold %(card)s for %(n)d gold.", gold) % {
+            "who": who,
+            "card": event.get("card", "?"),
+            "n": gold,
+        }
     if kind == "play":
         return _play(event, who)
     if kind == "take":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import views
+from games import domaine_views, views
 
 app_name = "games"
 urlpatterns = [
@@ -19,4 +19,5 @@ urlpatterns = [
     path("games/<int:game_id>/chat", views.game_chat, name="chat"),
     path("games/<int:game_id>/record.json", views.game_record, name="record"),
     path("games/<int:game_id>/replay", views.game_replay, name="replay"),
+    path("games/<int:game_id>/domaine/draft", domaine_views.domaine_draft, name="domaine_draft"),
 ]

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import json
+import re
+from datetime import timedelta
 from http import HTTPStatus
 
 import pytest
+from django.db import transaction
 from django.urls import reverse
 
 from games import services
+from games.engine.core import Rng
+from games.engine.domaine.cards import CARDS
 from games.engine.registry import get_engine
-from games.models import Game
+from games.locking import lock_game
+from games.models import Action, Game
 from tests.conftest import make_game, user_to_move, user_waiting
 from tests.factories import UserFactory
 
@@ -90,3 +96,295 @@ def test_a_rated_domaine_game_with_bots_is_refused(client, player):
 def test_an_unknown_kind_is_404(client, player):
     client.force_login(player)
     assert client.get(url("new") + "?kind=chess").status_code == HTTPStatus.NOT_FOUND
+
+
+# ---------------------------------------------------------------------------
+# The board page
+
+
+@pytest.fixture
+def domaine(player, opponent) -> Game:
+    """A running two-player Domaine game between ``player`` and ``opponent``, in setup."""
+    return make_game(player, opponent, kind="domaine")
+
+
+def state_of(game: Game):
+    game.refresh_from_db()
+    return services.state_at(game)
+
+
+def view_of(game: Game, seat: int | None):
+    return get_engine("domaine").view(state_of(game), seat)
+
+
+def test_the_board_page_draws_the_svg_board(client, domaine):
+    mover = user_to_move(domaine)
+    client.force_login(mover)
+    response = client.get(url("detail", domaine))
+    assert response.status_code == HTTPStatus.OK
+    html = response.content.decode()
+    assert "<svg" in html and 'class="dm-board"' in html
+    assert html.count('class="dm-sq ') == 144
+    assert "Place a castle and its knight" in html
+    # the castle squares the engine allows, and only those, are links
+    options = view_of(domaine, domaine.to_act[0])["pending"][0]["options"]
+    assert html.count('class="dm-target"') == len(options)
+
+
+def bot_moves(game: Game, *, until=lambda g, state: False, limit: int = 1000) -> Game:
+    """Let the greedy bot play every seat, through the move service, until ``until`` or the end."""
+    engine = get_engine("domaine")
+    rng = Rng(3)
+    for _ in range(limit):
+        game.refresh_from_db()
+        if not game.is_active:
+            break
+        state = services.state_at(game)
+        if until(game, state):
+            break
+        seat = engine.pending(state)[0].player
+        move = engine.bots["greedy"](engine.player_view(state, seat), rng)
+        with transaction.atomic():
+            services._do_move(lock_game(game.pk), seat, move)
+    game.refresh_from_db()
+    return game
+
+
+def at_step(step: str):
+    return lambda game, state: get_engine("domaine").view(state, None)["turn"]["step"] == step
+
+
+def draft_get(client, game: Game, draft: dict | None = None, *, seq: int | None = None, **params):
+    query = {"seq": game.last_seq if seq is None else seq, **params}
+    if draft is not None:
+        query["draft"] = json.dumps(draft)
+    return client.get(url("domaine_draft", game), query, **HX)
+
+
+def hand_on_page(html: str) -> list[str]:
+    """The card ids shown in the "Your hand" section."""
+    if 'class="dm-hand"' not in html:
+        return []
+    section = html.split('class="dm-hand"', 1)[1].split("</section>", 1)[0]
+    return re.findall(r'class="dm-card-id">([A-D]\d)</strong>', section)
+
+
+def test_placement_by_clicks_then_confirm(client, domaine):
+    seat = domaine.to_act[0]
+    client.force_login(user_to_move(domaine))
+    castle = view_of(domaine, seat)["pending"][0]["options"][0]
+    response = draft_get(client, domaine, {"act": "place_castle"}, pick=castle)
+    assert response.status_code == HTTPStatus.OK
+    html = response.content.decode()
+    assert html.lstrip().startswith('<section id="game-board"')  # the board region only
+    targets = response.context["domaine_targets"]
+    assert targets["part"] == "knight" and targets["choices"]
+    assert html.count('class="dm-target"') == len(targets["choices"])
+    assert "Confirm" not in html  # a castle without its knight is not a move yet
+    knight = targets["choices"][0]
+    response = draft_get(client, domaine, {"act": "place_castle", "at": castle}, pick=knight)
+    move = {"act": "place_castle", "at": castle, "knight": knight}
+    assert response.context["domaine_draft"] == move
+    html = response.content.decode()
+    assert "Confirm" in html
+    posted = re.search(r'name="move" value="([^"]+)"', html).group(1)
+    assert json.loads(posted.replace("&quot;", '"')) == move
+    response = client.post(url("move", domaine), {"move": json.dumps(move), "seq": 0}, **HX)
+    assert response.status_code == HTTPStatus.OK
+    assert Action.objects.get(game=domaine).move == move
+
+
+def test_a_pick_that_is_not_a_target_is_refused(client, domaine):
+    client.force_login(user_to_move(domaine))
+    options = view_of(domaine, domaine.to_act[0])["pending"][0]["options"]
+    illegal = next(f"{c}{r}" for c in "ABCDEFGHIJKL" for r in range(1, 13) if f"{c}{r}" not in options)
+    response = draft_get(client, domaine, {"act": "place_castle"}, pick=illegal)
+    assert response.status_code == HTTPStatus.UNPROCESSABLE_ENTITY
+    assert response.context["domaine_draft"] == {"act": "place_castle"}
+    assert "is not one of the choices" in response.content.decode()
+
+
+def test_placement_through_the_text_form_without_javascript(client, domaine):
+    seat = domaine.to_act[0]
+    client.force_login(user_to_move(domaine))
+    move = get_engine("domaine").legal_moves(state_of(domaine), seat)[0]
+    response = client.get(
+        url("domaine_draft", domaine),
+        {"seq": 0, "act": "place_castle", "at": move["at"].lower(), "knight": move["knight"]},
+    )
+    assert response.status_code == HTTPStatus.OK
+    html = response.content.decode()
+    assert "<html" in html  # the whole page, as for a plain link
+    assert response.context["domaine_draft"] == move
+    assert "Confirm" in html
+
+
+def test_a_typed_move_that_breaks_a_rule_shows_the_engines_reason(client, domaine):
+    client.force_login(user_to_move(domaine))
+    response = draft_get(client, domaine, None, act="place_castle", at="Z9")
+    assert response.status_code == HTTPStatus.UNPROCESSABLE_ENTITY
+    assert "not a square of the board" in response.content.decode()
+    assert "Confirm" not in response.content.decode()
+
+
+def test_a_draft_for_an_old_position_is_dropped(client, domaine):
+    client.force_login(user_to_move(domaine))
+    response = draft_get(client, domaine, {"act": "place_castle"}, seq=5, pick="A1")
+    assert response.status_code == HTTPStatus.CONFLICT
+    assert response.context["domaine_draft"] is None
+
+
+def test_only_the_mover_builds_moves(client, domaine, outsider):
+    client.force_login(user_waiting(domaine))
+    response = draft_get(client, domaine, {"act": "place_castle"})
+    assert response.status_code == HTTPStatus.UNPROCESSABLE_ENTITY
+    assert 'class="dm-target"' not in response.content.decode()
+    client.force_login(outsider)
+    assert draft_get(client, domaine, {"act": "place_castle"}).status_code == HTTPStatus.FORBIDDEN
+    client.logout()
+    assert draft_get(client, domaine, {"act": "place_castle"}).status_code == HTTPStatus.FOUND
+
+
+def test_the_draft_endpoint_is_get_only_and_domaine_only(client, domaine, game):
+    client.force_login(user_to_move(domaine))
+    assert client.post(url("domaine_draft", domaine), {"seq": 0}).status_code == HTTPStatus.METHOD_NOT_ALLOWED
+    client.force_login(user_to_move(game))
+    assert client.get(url("domaine_draft", game), {"seq": 0}).status_code == HTTPStatus.NOT_FOUND
+
+
+# ---------------------------------------------------------------------------
+# Playing cards
+
+
+def test_play_a_card_by_clicks(client, domaine):
+    game = bot_moves(domaine, until=at_step("play"))
+    seat = game.to_act[0]
+    client.force_login(game.seats.get(position=seat).user)
+    view = view_of(game, seat)
+    hand = view["players"][seat]["hand"]
+    html = client.get(url("detail", game)).content.decode()
+    assert sorted(hand_on_page(html)) == sorted(hand)
+    assert "Sell for" in html and "Play: " in html
+    # choose a card with a borders action (the deal always has A cards; most have borders)
+    engine = get_engine("domaine")
+    state = state_of(game)
+    card, option = next(
+        (c, i)
+        for c in view["pending"][0]["params"]["playable"]
+        for i, a in enumerate(CARDS[c].actions)
+        if a.kind in ("borders", "knights")
+    )
+    draft = {"act": "play", "card": card, "option": option}
+    response = draft_get(client, game, draft)
+    targets = response.context["domaine_targets"]
+    assert targets == engine.targets(state, seat, draft)
+    assert response.context["domaine_preview"] is not None  # playing for nothing is a legal move
+    kind = "edge" if targets["part"] == "borders" else "square"
+    html = response.content.decode()
+    if kind == "edge":
+        assert html.count("dm-edge-target") == len(targets["choices"])
+    pick = targets["choices"][0]
+    response = draft_get(client, game, draft, pick=pick)
+    built = response.context["domaine_draft"]
+    assert built == {**draft, targets["part"]: [pick]}
+    seq = game.last_seq
+    response = client.post(url("move", game), {"move": json.dumps(built), "seq": seq})
+    assert response.status_code == HTTPStatus.FOUND
+    assert Action.objects.get(game=game, seq=seq + 1).move == built
+
+
+def test_sell_and_take_are_single_posts(client, domaine):
+    game = bot_moves(domaine, until=at_step("play"))
+    seat = game.to_act[0]
+    client.force_login(game.seats.get(position=seat).user)
+    card = view_of(game, seat)["players"][seat]["hand"][0]
+    response = client.post(
+        url("move", game), {"move": json.dumps({"act": "sell", "card": card}), "seq": game.last_seq}, **HX
+    )
+    assert response.status_code == HTTPStatus.OK
+    html = response.content.decode()
+    assert "Take a card" in html and "Draw from the deck" in html
+    game.refresh_from_db()
+    response = client.post(
+        url("move", game), {"move": json.dumps({"act": "take", "from": "deck"}), "seq": game.last_seq}, **HX
+    )
+    assert response.status_code == HTTPStatus.OK
+    game.refresh_from_db()
+    assert len(view_of(game, seat)["players"][seat]["hand"]) == 3
+
+
+def test_a_refused_play_shows_the_reason_and_writes_nothing(client, domaine):
+    game = bot_moves(domaine, until=at_step("play"))
+    seat = game.to_act[0]
+    client.force_login(game.seats.get(position=seat).user)
+    card = view_of(game, seat)["players"][seat]["hand"][0]
+    move = {"act": "play", "card": card, "option": 0, "borders": ["A1-A2"] * 5}
+    response = client.post(url("move", game), {"move": json.dumps(move), "seq": game.last_seq}, **HX)
+    assert response.status_code == HTTPStatus.UNPROCESSABLE_ENTITY
+    assert Action.objects.filter(game=game).count() == game.last_seq
+
+
+# ---------------------------------------------------------------------------
+# Hidden information
+
+
+def test_other_hands_and_the_deck_never_reach_the_html(client, domaine, outsider):
+    game = bot_moves(domaine, until=at_step("play"))
+    state = state_of(game)
+    seat = game.to_act[0]
+    other = 1 - seat
+    mine, theirs = state.players[seat].hand, state.players[other].hand
+    secret = (set(theirs) | set(state.deck[:3])) - set(mine) - set(state.display)
+    client.force_login(game.seats.get(position=seat).user)
+    pages = [
+        client.get(url("detail", game)),
+        client.get(url("detail", game), **HX),
+        client.get(url("poll", game), {"seq": 0, "chat": 0}, **HX),
+        draft_get(client, game, {"act": "play", "card": mine[0], "option": 0}),
+    ]
+    for response in pages:
+        html = response.content.decode()
+        assert sorted(hand_on_page(html)) == sorted(mine)
+        for card in secret:
+            assert f'class="dm-card-id">{card}</strong>' not in html
+            assert f'"card": "{card}"' not in html and f"&quot;card&quot;:&quot;{card}&quot;" not in html
+        assert '"deck"' not in html and "view-dump" not in html
+    for response in pages[:2]:
+        assert "hand" not in response.context["view"]["players"][other]
+        assert "deck" not in response.context["view"]
+    client.force_login(outsider)
+    html = client.get(url("detail", game)).content.decode()
+    assert hand_on_page(html) == []
+    assert 'class="dm-target"' not in html and "Sell for" not in html
+
+
+# ---------------------------------------------------------------------------
+# A whole game
+
+
+def test_a_bot_game_to_the_end_then_the_replay(client, player):
+    game = services.game_create(
+        creator=player,
+        kind="domaine",
+        options={},
+        players=3,
+        rated=False,
+        private=False,
+        time_per_move=timedelta(hours=4),
+        bots=["greedy", "random"],
+    )
+    game = bot_moves(game)
+    assert game.status == Game.Status.FINISHED
+    seats = list(game.seats.order_by("position"))
+    result = get_engine("domaine").result(state_of(game))
+    assert [s.rank for s in seats] == result.ranks
+    assert [s.score for s in seats] == result.scores
+    client.force_login(player)
+    html = client.get(url("detail", game)).content.decode()
+    assert "The game is over." in html and "Replay the game" in html
+    assert hand_on_page(html) != [] or result.details["end"] == "cards"
+    response = client.get(url("replay", game), {"step": 3})
+    assert response.status_code == HTTPStatus.OK
+    html = response.content.decode()
+    assert 'class="dm-board"' in html and "Move 3 of" in html
+    assert 'class="dm-target"' not in html and "Confirm" not in html

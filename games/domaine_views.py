@@ -1,0 +1,168 @@
+"""Domaine-only endpoint: building a move by clicks (or text fields) before confirming it.
+
+The draft of a move lives in the request, never on the server: each click
+is a GET carrying the draft so far (JSON), the position it was made for
+(``seq``) and the value clicked (``pick``). The engine's ``targets`` says
+which part comes next and what is legal for it; the answer is the board
+region with the draft drawn and the next targets highlighted (HTMX), or
+the whole game page (a plain link, without JavaScript). Confirming posts
+the draft to the ordinary ``games:move`` endpoint as one move.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import re
+from http import HTTPStatus
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, QueryDict
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from games import services
+from games.engine.registry import get_engine
+from games.views import MAX_MOVE_BYTES, AuthenticatedHttpRequest, _game_context, get_game_for_player
+
+#: The acts a draft can build; sells and takes are single clicks posted directly.
+DRAFT_ACTS = ("place_castle", "place_neutral", "play")
+#: Move keys holding a list (several squares or edges, in order); the others hold one value.
+LIST_PARTS = ("borders", "knights", "squares")
+SCALAR_PARTS = ("at", "knight", "domain", "remove", "with")
+
+
+class BadDraft(ValueError):
+    """The draft in the request cannot be read."""
+
+
+def parse_draft(params: QueryDict) -> dict[str, Any] | None:
+    """Return the draft move from ``draft`` (JSON) or from the text fields of the no-JavaScript form.
+
+    Text fields: ``act``, ``card``, ``option``, and one field per move key;
+    list keys (``borders``, ``knights``, ``squares``) take several names
+    separated by spaces or commas. Names are upper-cased ("c7-c8" reads as
+    "C7-C8").
+
+    Returns:
+        The draft, or None when the request carries none (a reset).
+
+    Raises:
+        BadDraft: unreadable JSON, an act that is not built by clicks, or
+            an oversized draft.
+    """
+    raw = params.get("draft")
+    if not raw and not params.get("act"):
+        return None
+    if raw:
+        if len(raw) > MAX_MOVE_BYTES:
+            raise BadDraft(_("That move is too large."))
+        try:
+            draft = json.loads(raw)
+        except ValueError:
+            raise BadDraft(_("That move is not valid JSON.")) from None
+        if not isinstance(draft, dict):
+            raise BadDraft(_("A move is an object with an 'act'."))
+    else:
+        draft = {"act": params.get("act", "")}
+        if params.get("card"):
+            draft["card"] = params["card"].strip()[:8]
+            try:
+                draft["option"] = int(params.get("option") or 0)
+            except ValueError:
+                raise BadDraft(_("The option is 0 or 1.")) from None
+        for key in LIST_PARTS:
+            names = [n.upper() for n in re.split(r"[\s,;]+", params.get(key, "")) if n][:10]
+            if names:
+                draft[key] = names
+        for key in SCALAR_PARTS:
+            value = params.get(key, "").strip().upper()[:10]
+            if value:
+                draft[key] = value
+    if draft.get("act") not in DRAFT_ACTS:
+        raise BadDraft(_("Choose a card to play, or a square for your castle."))
+    draft.pop("player", None)
+    return draft
+
+
+def add_pick(draft: dict[str, Any], part: str, value: str) -> dict[str, Any]:
+    """Return ``draft`` with ``value`` added to ``part`` (appended to a list part, else set)."""
+    out = dict(draft)
+    if part in LIST_PARTS:
+        out[part] = [*out.get(part, []), value]
+    else:
+        out[part] = value
+    return out
+
+
+def preview(engine: Any, state: Any, seat: int, draft: dict[str, Any]) -> dict[str, Any] | None:
+    """Return the viewer's view of the position after ``draft``, or None if it is not yet a legal move.
+
+    The move is applied to a copy of the state, so nothing is written; the
+    view is the mover's own (it shows only what that seat may see).
+    """
+    try:
+        engine.check(state, seat, draft)
+    except services.IllegalMove:
+        return None
+    after = pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+    engine.apply(after, seat, draft)
+    return engine.view(after, seat)
+
+
+@login_required
+@require_GET
+def domaine_draft(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
+    """Answer one step of building a move: ``?seq=N&draft={...}&pick=C7`` (or the text fields).
+
+    Status 200 with the board (HTMX) or the page; 422 when the draft or
+    the pick breaks a rule (the engine's reason is shown, the draft kept
+    up to its last legal part); 409 when the game moved on (the draft is
+    dropped).
+    """
+    game, seat = get_game_for_player(request, game_id)
+    if game.kind != "domaine":
+        raise Http404("Not a Domaine game")
+    error = ""
+    status = HTTPStatus.OK
+    draft: dict[str, Any] | None = None
+    targets: dict[str, Any] | None = None
+    after: dict[str, Any] | None = None
+    seq = request.GET.get("seq", "")
+    if not game.is_active:
+        error, status = _("This game is not in progress."), HTTPStatus.CONFLICT
+    elif seq != str(game.last_seq):
+        error, status = _("The game moved on; here is the current position."), HTTPStatus.CONFLICT
+    else:
+        engine = get_engine(game.kind)
+        state = services.state_at(game)
+        try:
+            draft = parse_draft(request.GET)
+            if draft is not None:
+                targets = engine.targets(state, seat.position, draft)
+                pick = request.GET.get("pick", "")
+                if pick:
+                    if not targets.get("part") or pick not in targets.get("choices", []):
+                        error = _("%(pick)s is not one of the choices.") % {"pick": pick[:12]}
+                        status = HTTPStatus.UNPROCESSABLE_ENTITY
+                    else:
+                        draft = add_pick(draft, targets["part"], pick)
+                        targets = engine.targets(state, seat.position, draft)
+                after = preview(engine, state, seat.position, draft)
+        except BadDraft as exc:
+            error, status, draft = str(exc), HTTPStatus.BAD_REQUEST, None
+        except services.IllegalMove as exc:
+            error, status, targets = exc.reason, HTTPStatus.UNPROCESSABLE_ENTITY, None
+    context = _game_context(request, game, seat)
+    context.update(
+        {
+            "domaine_draft": draft,
+            "domaine_targets": targets,
+            "domaine_preview": after,
+            "domaine_error": error,
+        }
+    )
+    template = "games/game.html#board" if request.htmx else "games/game.html"
+    return render(request, template, context, status=status)

@@ -1,0 +1,182 @@
+"""Template helpers for the Domaine board (``templates/games/domaine/board.html``).
+
+``domaine_board`` turns the context the game page already has (``view``,
+``game``, ``viewer``, ``my_move``, ``seats``; and, while a move is being
+built, ``domaine_draft``, ``domaine_targets`` and ``domaine_preview`` from
+``games.domaine_views``) into what the board template draws. It reads the
+view and the engine's answers only; it decides no rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django import template
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from games.domaine_board import colour_of, draft_json, draw, mark_of
+from games.engine.domaine.cards import CARDS
+from games.eventtext_domaine import action_text, card_action_text
+
+register = template.Library()
+
+
+def card_info(card_id: str) -> dict[str, Any]:
+    """Return a card's public printed data: id, letter, cost, sale price, actions by option."""
+    card = CARDS.get(card_id)
+    if card is None:
+        return {"id": card_id, "letter": "", "cost": "?", "sale": "?", "options": []}
+    return {
+        "id": card.id,
+        "letter": card.letter,
+        "cost": card.cost,
+        "sale": card.sale,
+        "options": [{"option": i, "text": action_text(a.kind, a.n)} for i, a in enumerate(card.actions)],
+    }
+
+
+def part_prompt(part: str | None, act: str | None, remaining: int) -> str:
+    """Return what the player should click next for ``part`` of a draft."""
+    if part is None:
+        return _("Nothing more can be added: confirm the move, or reset.")
+    prompts = {
+        "at": _("Click a highlighted square for the castle."),
+        "borders": _("Click a highlighted edge for a border (%(n)d left).") % {"n": remaining},
+        "knights": _("Click a highlighted square for a knight (%(n)d left).") % {"n": remaining},
+        "domain": _("Click the castle of your domain."),
+        "squares": _("Click a highlighted square to add to the domain (%(n)d left).") % {"n": remaining},
+        "remove": _("Click the knight that deserts."),
+        "with": _("Click the castle of the domain to ally with."),
+    }
+    if part == "knight":
+        if act == "place_castle":
+            return _("Click a highlighted square for the castle's knight.")
+        return _("Click a highlighted square for your new knight.")
+    return prompts.get(part, part)
+
+
+@register.simple_tag(takes_context=True)
+def domaine_board(context: template.Context) -> dict[str, Any]:
+    """Return everything the Domaine board template shows, for this viewer.
+
+    Keys: ``drawing`` (see ``games.domaine_board.Drawing``), ``players``,
+    ``me`` (the viewer's row or None), ``hand`` and ``display`` (cards with
+    their printed data), ``step``, ``my_move``, ``draft`` and its
+    ``draft_json``, ``prompt``, ``can_confirm``, ``play_links`` (card
+    option -> URL), ``take_options``, ``sell`` (whether selling is open),
+    ``draft_url``, ``gold_after``.
+    """
+    view: dict[str, Any] = context["view"]
+    game = context["game"]
+    viewer = context.get("viewer")
+    replaying = bool(context.get("replaying"))
+    my_move = bool(context.get("my_move")) and not replaying and not view.get("game_over")
+    draft = context.get("domaine_draft") if my_move else None
+    targets = context.get("domaine_targets") if my_move else None
+    after = context.get("domaine_preview") if my_move else None
+    pending = (view.get("pending") or [None])[0] if my_move else None
+    step = (view.get("turn") or {}).get("step")
+    if pending and draft is None and step == "setup":
+        # The first click of a placement: the castle squares are the open decision's options.
+        neutral = bool((pending.get("params") or {}).get("neutral"))
+        draft = {"act": "place_neutral" if neutral else "place_castle"}
+        targets = {"part": "at", "remaining": 1, "choices": list(pending.get("options") or [])}
+    draft_url = reverse("games:domaine_draft", kwargs={"game_id": game.pk})
+
+    def link(new_draft: dict[str, Any] | None, pick: str = "") -> str:
+        params = {"seq": game.last_seq}
+        if new_draft is not None:
+            params["draft"] = draft_json(new_draft)
+        if pick:
+            params["pick"] = pick
+        return f"{draft_url}?{urlencode(params)}"
+
+    drawing = draw(after or view, targets=targets, draft=draft, link=lambda choice: link(draft, choice))
+    if draft and after is None:
+        # Not yet a whole move: the chosen squares have no pieces in a preview, so draw them as ghosts.
+        me_colour = colour_of("neutral" if draft.get("act") == "place_neutral" else viewer)
+        for sq in drawing.draft_squares:
+            sq["ghost"] = sq["part"] in ("at", "knight", "knights")
+            sq["colour"] = me_colour
+    names = {s.position: str(s.name) for s in context.get("seats") or []}
+    turn_player = (view.get("turn") or {}).get("player")
+    players = [
+        {
+            **p,
+            "name": names.get(p["seat"], "?"),
+            "colour": colour_of(p["seat"]),
+            "mark": mark_of(p["seat"]),
+            "is_turn": p["seat"] == turn_player and not view.get("game_over"),
+            "is_viewer": p["seat"] == viewer,
+            "winner": p["seat"] in (view.get("winners") or []),
+        }
+        for p in view.get("players") or []
+    ]
+    me = next((p for p in players if p["is_viewer"]), None)
+    playable = set((pending or {}).get("params", {}).get("playable") or []) if step == "play" else set()
+    hand = []
+    for cid in (me or {}).get("hand") or []:
+        info = card_info(cid)
+        info["playable"] = cid in playable
+        info["play_links"] = [
+            {**o, "url": link({"act": "play", "card": cid, "option": o["option"]})} for o in info["options"]
+        ]
+        info["sell_move"] = draft_json({"act": "sell", "card": cid})
+        hand.append(info)
+    take_options = list((pending or {}).get("options") or []) if step == "take" else []
+    display = []
+    for cid in view.get("display") or []:
+        info = card_info(cid)
+        info["take_move"] = draft_json({"act": "take", "card": cid}) if cid in take_options else ""
+        display.append(info)
+    act = (draft or {}).get("act")
+    labels = {
+        "at": _("Castle"),
+        "knight": _("Knight") if act == "place_castle" else _("New knight"),
+        "borders": _("Borders"),
+        "knights": _("Knights"),
+        "domain": _("Domain"),
+        "squares": _("Squares"),
+        "remove": _("Deserting knight"),
+        "with": _("Ally"),
+    }
+    draft_parts = []
+    for key, label in labels.items():
+        value = (draft or {}).get(key)
+        if value:
+            draft_parts.append((label, ", ".join(value) if isinstance(value, list) else str(value)))
+    play_text = ""
+    if act == "play":
+        play_text = card_action_text(str(draft.get("card")), int(draft.get("option") or 0))
+    me_after = next((p for p in (after or {}).get("players") or [] if p["seat"] == viewer), None)
+    return {
+        "drawing": drawing,
+        "players": players,
+        "neutral": view.get("neutral"),
+        "neutral_colour": colour_of("neutral"),
+        "me": me,
+        "hand": hand,
+        "display": display,
+        "step": step,
+        "my_move": my_move,
+        "draft": draft,
+        "draft_json": draft_json(draft) if draft else "",
+        "draft_act": act,
+        "draft_parts": draft_parts,
+        "play_text": play_text,
+        "prompt": part_prompt((targets or {}).get("part"), act, int((targets or {}).get("remaining") or 0))
+        if draft and targets is not None
+        else "",
+        "choices": list((targets or {}).get("choices") or []) if draft else [],
+        "choice_links": [(c, link(draft, c)) for c in (targets or {}).get("choices") or []] if draft else [],
+        "can_confirm": after is not None,
+        "reset_url": link(None),
+        "draft_url": draft_url,
+        "gold_after": me_after["gold"] if me_after else None,
+        "take_deck": "deck" in take_options,
+        "deck_move": draft_json({"act": "take", "from": "deck"}),
+        "text_form": step in ("setup", "play"),
+        "neutral_setup": act == "place_neutral",
+    }
