@@ -132,6 +132,7 @@ class Target:
     y: int = 0
     points: str = ""
     label: str = ""
+    line: tuple[int, int, int, int] | None = None
 
 
 @dataclass
@@ -238,9 +239,9 @@ def draw(
     if targets and targets.get("part") and link is not None:
         for choice in targets.get("choices") or []:
             if "-" in choice:
-                points = edge_diamond(choice)
+                points, line = edge_diamond(choice), edge_line(choice)
                 if points:
-                    d.edge_targets.append(Target(choice, link(choice), points=points, label=choice))
+                    d.edge_targets.append(Target(choice, link(choice), points=points, label=choice, line=line))
             elif parse_square(choice):
                 x, y = square_xy(choice)
                 d.square_targets.append(Target(choice, link(choice), x=x, y=y, label=choice))
