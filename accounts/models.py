@@ -13,6 +13,8 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -30,19 +32,51 @@ class User(AbstractUser):
         language: preferred language code (one of ``settings.LANGUAGES``), or
             blank to follow the browser.
         time_zone: IANA name; dates are stored in UTC and shown in this zone.
+        deleted: when the account was deleted (UTC). The row stays so that
+            finished games keep their seats; the name shows as "deleted
+            player" and the personal fields are wiped.
     """
 
     display_name = models.CharField(_("display name"), max_length=50, blank=True)
     language = models.CharField(_("language"), max_length=10, blank=True, choices=settings.LANGUAGES)
     time_zone = models.CharField(_("time zone"), max_length=64, default="UTC", validators=[validate_time_zone])
+    deleted = models.DateTimeField(_("deleted"), null=True, blank=True, editable=False)
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
 
     def __str__(self) -> str:
-        return self.display_name or self.username
+        return str(self.shown_name)
 
     @property
     def shown_name(self) -> str:
-        """Return the name other players see."""
+        """Return the name other players see ("deleted player" once the account is deleted)."""
+        if self.deleted is not None:
+            return _("deleted player")
         return self.display_name or self.username
+
+    def get_absolute_url(self) -> str:
+        """Return the profile page's path."""
+        return reverse("accounts:profile", kwargs={"username": self.username})
+
+
+class Block(models.Model):
+    """``blocker`` does not want to play or chat with ``blocked``. Private: only the blocker sees it.
+
+    A blocked user cannot join a game where the blocker sits, is not
+    invited by them, and their chat is hidden from the blocker.
+    """
+
+    blocker = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_made")
+    blocked = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_unique"),
+            models.CheckConstraint(condition=~models.Q(blocker=models.F("blocked")), name="block_not_self"),
+        ]
+        indexes = [models.Index(fields=["blocked", "blocker"], name="block_blocked_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"

@@ -32,6 +32,7 @@ from django.db.models import Case, F, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.selectors import blockers_among, has_verified_email, is_blocked_by_any
 from games.engine.core import Engine, Event, IllegalMove, InvalidOptions
 from games.engine.registry import get_engine
 from games.locking import LockTimeout, lock_game
@@ -172,7 +173,8 @@ def game_create(
 
     Raises:
         InvalidOptions: unknown kind, bad player count, bad options, unknown
-            bot, too many bots, a rated game with bots, a bad time control.
+            bot, too many bots, a rated game with bots, a bad time control,
+            a rated game by a user whose email is not verified.
     """
     try:
         engine = get_engine(kind)
@@ -192,6 +194,8 @@ def game_create(
             raise InvalidOptions(_("Unknown bot: %(name)s.") % {"name": ", ".join(unknown)})
         if rated:
             raise InvalidOptions(_("Games with bots cannot be rated."))
+    if rated and not has_verified_email(creator):
+        raise InvalidOptions(_("Verify your email address before playing rated games."))
     if time_per_move <= timedelta(0):
         raise InvalidOptions(_("The time per move must be positive."))
     seed = secrets.randbits(63)
@@ -212,8 +216,11 @@ def game_create(
         )
         Seat.objects.create(game=game, position=0, user=creator)
         Seat.objects.bulk_create(Seat(game=game, position=i, bot=name) for i, name in enumerate(bots, start=1))
+        invited_by_id = {u.pk: u for u in invited if u.pk != creator.pk}
+        # Players who blocked the creator are quietly left out: blocks are private.
+        refused = blockers_among(creator, invited_by_id)
         Invitation.objects.bulk_create(
-            Invitation(game=game, user=user) for user in {u.pk: u for u in invited}.values() if user != creator
+            Invitation(game=game, user=user) for pk, user in invited_by_id.items() if pk not in refused
         )
         if 1 + len(bots) == players:
             _game_start(game, engine)
@@ -229,7 +236,9 @@ def game_join(*, game_id: int, user: User) -> Game:
     Raises:
         Game.DoesNotExist: no such game.
         GameNotActive: the game is no longer open.
-        CannotJoin: private and not invited, already seated, or full.
+        CannotJoin: private and not invited, already seated, full, a rated
+            game and the user's email is not verified, or a seated player
+            has blocked the user.
     """
     with transaction.atomic():
         game = lock_game(game_id)
@@ -240,6 +249,11 @@ def game_join(*, game_id: int, user: User) -> Game:
         seats = list(game.seats.all())
         if any(s.user_id == user.pk for s in seats):
             raise CannotJoin(_("You are already playing in this game."))
+        if game.rated and not has_verified_email(user):
+            raise CannotJoin(_("Verify your email address before playing rated games."))
+        if is_blocked_by_any(user, [s.user_id for s in seats]):
+            # Deliberately vague: blocks are private.
+            raise CannotJoin(_("You cannot join this game."))
         taken = {s.position for s in seats}
         free = [p for p in range(game.max_players) if p not in taken]
         if not free:

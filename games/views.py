@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
 
+from accounts.selectors import blocked_subquery
 from games import selectors, services
 from games.engine.registry import get_engine
 from games.forms import GAME_FORMS, ChatForm
@@ -190,7 +191,11 @@ def _game_context(request: HttpRequest, game: Game, seat: Seat | None, *, error:
         snap = services.snapshot_at(game)
         view = get_engine(game.kind).view(snap.state, viewer)
         events = snap.events
-    chat = list(ChatMessage.objects.filter(game=game).select_related("user").order_by("-created", "-pk")[:CHAT_SHOWN])
+    chat_qs = ChatMessage.objects.filter(game=game).select_related("user")
+    if request.user.is_authenticated:
+        # Chat from players the viewer blocked is hidden, for the viewer only.
+        chat_qs = chat_qs.exclude(user_id__in=blocked_subquery(request.user))
+    chat = list(chat_qs.order_by("-created", "-pk")[:CHAT_SHOWN])
     chat.reverse()
     user = request.user
     return {

@@ -123,7 +123,8 @@ def game_is_rateable(game: Game, seats: Sequence[Seat]) -> bool:
 
     Rated games that finished normally, with two or more seats, all of them
     people, all ranked. Casual games, games with bots and cancelled games
-    never count.
+    never count. A seat that forfeited on time and was then played out by a
+    bot (``bot`` set, ``user`` kept) is still its person's, and counts.
     """
     from games.models import Game
 
@@ -132,7 +133,7 @@ def game_is_rateable(game: Game, seats: Sequence[Seat]) -> bool:
         and game.status == Game.Status.FINISHED
         and game.finished is not None
         and len(seats) >= 2
-        and all(s.user_id is not None and not s.bot for s in seats)
+        and all(s.user_id is not None and (not s.bot or s.forfeited) for s in seats)
         and all(s.rank is not None or s.forfeited for s in seats)
     )
 

@@ -7,6 +7,8 @@ from django.urls import include, path
 
 urlpatterns = [
     path("", include("games.urls")),
+    path("", include("accounts.urls")),
+    path("", include("ratings.urls")),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -270,3 +270,12 @@ def test_the_management_command_checks_and_writes(capsys):
     RatingChange.objects.filter(pk=RatingChange.objects.first().pk).update(display_after=1)
     with pytest.raises(SystemExit):
         call_command("recompute_ratings")
+
+
+def test_a_forfeited_seat_played_out_by_a_bot_still_counts_for_its_player():
+    users = UserFactory.create_batch(3)
+    game = finished_game(users, [2, 1, 3], finished=T0, forfeited=(0,))
+    game.seats.filter(position=0).update(bot="first")
+    changes = changes_by_user(game) or {rc.user_id: rc for rc in rating_update(game=game)}
+    assert changes[users[0].pk].rank == 3
+    assert changes[users[2].pk].rank == 2

@@ -1,0 +1,189 @@
+"""Account pages: profiles, settings, account deletion, blocking, the language switch.
+
+Views parse requests and render; ``accounts.services`` does every write,
+``accounts.selectors`` and ``ratings.selectors`` every read. Email
+addresses and passwords are allauth's pages (linked from settings).
+"""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template import TemplateDoesNotExist
+from django.template.loader import select_template
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone, translation
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.i18n import set_language
+
+from accounts import selectors, services
+from accounts.forms import DeleteAccountForm, SettingsForm
+from accounts.models import User
+from ratings import selectors as rating_selectors
+
+if TYPE_CHECKING:
+    from django_htmx.middleware import HtmxDetails
+
+#: The correspondence app's settings section (notification choices, vacation), if it exists yet.
+NOTIFICATION_SECTION_TEMPLATES = ["correspondence/_settings_section.html", "notifications/_settings_section.html"]
+NOTIFICATION_SETTINGS_URLS = ["correspondence:settings", "notifications:settings"]
+
+
+class AuthenticatedHttpRequest(HttpRequest):
+    """A request from a signed-in user (views decorated with ``login_required``)."""
+
+    user: User
+    htmx: HtmxDetails
+
+
+def get_profile_user(username: str) -> User:
+    """Return the user shown at ``/players/<username>/``; Http404 for unknown or deleted accounts."""
+    user = get_object_or_404(User, username=username)
+    if user.deleted is not None:
+        raise Http404("No such player")
+    return user
+
+
+@require_GET
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's page: ratings with history charts, record, current and finished games, head-to-head."""
+    owner = get_profile_user(username)
+    viewer = request.user if request.user.is_authenticated else None
+    finished = Paginator(selectors.finished_games(owner, viewer), selectors.PROFILE_FINISHED_PAGE)
+    finished_page = finished.get_page(request.GET.get("page"))
+    others = viewer is not None and viewer.pk != owner.pk
+    context: dict[str, Any] = {
+        "owner": owner,
+        "is_me": viewer is not None and viewer.pk == owner.pk,
+        "standings": rating_selectors.standings(owner, now=timezone.now()),
+        "current_games": selectors.current_games(owner, viewer),
+        "finished_page": finished_page,
+        "rating_changes": rating_selectors.changes_for_games(owner, finished_page.object_list),
+        "head_to_head": selectors.head_to_head(viewer, owner) if others else None,
+        "i_block": others and owner.pk in selectors.blocked_ids(viewer),
+        "provisional_games": settings.RATING_PROVISIONAL_GAMES,
+    }
+    return render(request, "accounts/profile.html", context)
+
+
+def _notification_section() -> tuple[str | None, str | None]:
+    """Return the correspondence app's settings template, or failing that its settings URL."""
+    try:
+        return select_template(NOTIFICATION_SECTION_TEMPLATES).template.name, None
+    except TemplateDoesNotExist:
+        pass
+    for name in NOTIFICATION_SETTINGS_URLS:
+        try:
+            return None, reverse(name)
+        except NoReverseMatch:
+            continue
+    return None, None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Display name, language and time zone; links to email, password, blocks and deletion."""
+    form = SettingsForm.for_user(request.user, request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        user = services.user_settings_update(user=request.user, **form.cleaned_data)
+        response = redirect("accounts:settings")
+        if user.language:
+            translation.activate(user.language)
+            _set_language_cookie(response, user.language)
+        messages.success(request, _("Your settings were saved."))
+        return response
+    section, section_url = _notification_section()
+    context = {
+        "form": form,
+        "email_verified": selectors.has_verified_email(request.user),
+        "blocks": selectors.blocks_of(request.user),
+        "notification_section": section,
+        "notification_url": section_url,
+    }
+    status = HTTPStatus.BAD_REQUEST if request.method == "POST" else HTTPStatus.OK
+    return render(request, "accounts/settings.html", context, status=status)
+
+
+def _set_language_cookie(response: HttpResponse, code: str) -> None:
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        code,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+
+
+@require_POST
+def language_set(request: HttpRequest) -> HttpResponse:
+    """The header's language switch: Django's ``set_language``, also saved to a signed-in user's settings.
+
+    Saving it matters because a signed-in user's saved language wins over
+    the cookie and the browser (``accounts.middleware.user_language``).
+    """
+    code = request.POST.get("language", "")
+    if request.user.is_authenticated and code in dict(settings.LANGUAGES):
+        user = request.user
+        services.user_settings_update(
+            user=user, display_name=user.display_name, language=code, time_zone=user.time_zone
+        )
+    return set_language(request)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account_delete(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Ask for the password and a confirmation, then delete the account and sign out."""
+    form = DeleteAccountForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        services.user_delete(user=request.user)
+        logout(request)
+        messages.success(request, _("Your account has been deleted. Your games remain, under “deleted player”."))
+        return redirect("games:lobby")
+    status = HTTPStatus.BAD_REQUEST if request.method == "POST" else HTTPStatus.OK
+    return render(request, "accounts/delete.html", {"form": form}, status=status)
+
+
+def _back(request: HttpRequest, fallback: str) -> HttpResponse:
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, require_https=request.is_secure()):
+        return redirect(target)
+    return redirect(fallback)
+
+
+@login_required
+@require_POST
+def block(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
+    """Block a player: they cannot join your games, you do not invite them, their chat is hidden from you."""
+    other = get_profile_user(username)
+    try:
+        services.block_create(blocker=request.user, blocked=other)
+    except services.AccountError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("You blocked %(name)s. They are not told.") % {"name": other.shown_name})
+    return _back(request, other.get_absolute_url())
+
+
+@login_required
+@require_POST
+def unblock(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
+    """Lift a block."""
+    other = get_object_or_404(User, username=username)
+    if services.block_delete(blocker=request.user, blocked=other):
+        messages.success(request, _("You unblocked %(name)s.") % {"name": other.shown_name})
+    return _back(request, reverse("accounts:settings"))
