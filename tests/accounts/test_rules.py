@@ -263,3 +263,24 @@ def test_sign_in_is_locked_after_repeated_failures(client, settings):
     assert response.status_code == HTTPStatus.TOO_MANY_REQUESTS
     assert "_auth_user_id" not in client.session
     assert "Too many" in response.content.decode()
+
+
+def test_email_change_takes_effect_only_once_the_new_address_is_verified(client, player):
+    from allauth.account.models import EmailConfirmationHMAC
+    from django.core import mail
+
+    client.force_login(player)
+    response = client.post(reverse("account_email"), {"action_add": "", "email": "new@example.com"})
+    assert response.status_code == HTTPStatus.FOUND
+    assert mail.outbox[-1].to == ["new@example.com"]
+    player.refresh_from_db()
+    assert player.email == "player@example.com"
+    assert selectors.has_verified_email(player)  # still the old, verified address
+
+    pending = EmailAddress.objects.get(email="new@example.com")
+    key = EmailConfirmationHMAC(pending).key
+    client.post(reverse("account_confirm_email", args=[key]))
+    player.refresh_from_db()
+    assert player.email == "new@example.com"
+    assert selectors.has_verified_email(player)
+    assert list(EmailAddress.objects.filter(user=player).values_list("email", flat=True)) == ["new@example.com"]
