@@ -91,15 +91,18 @@ def report_simulation(
     wins: Sequence[float],
     mean_turns: Sequence[float],
     out: Any = None,
+    per: str = "seat",
 ) -> None:
     """Print per-bot wins and mean turns, then ``N games in T s: R games/s``.
 
     ``wins`` counts a shared win as a fraction (1/k for a k-way tie).
+    ``per`` labels the lines: "seat" when each line is a fixed seat, "bot"
+    when a simulation rotates the bots through the seats.
     """
     out = out or sys.stdout
     for i, (name, w, t) in enumerate(zip(bots, wins, mean_turns)):
         pct = 100.0 * w / n_games if n_games else 0.0
-        print(f"seat {i} {name}: {w:g} wins ({pct:.1f}%), mean turns {t:.1f}", file=out)
+        print(f"{per} {i} {name}: {w:g} wins ({pct:.1f}%), mean turns {t:.1f}", file=out)
     rate = n_games / elapsed_s if elapsed_s > 0 else float("inf")
     print(f"{n_games} games in {elapsed_s:.2f} s: {rate:.1f} games/s", file=out)
 

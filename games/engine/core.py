@@ -17,6 +17,11 @@ Shape, in the spirit of OpenSpiel's ``State``:
   may know; after the game ends, everything.
 * ``result(state) -> Result | None``.
 
+Optional, where a game needs it: ``targets(state, player, partial)``
+answers which squares, edges or cards may come next in a move being built
+(Domaine's multi-part plays). For such games ``legal_moves`` may list only
+the moves' first parts, since the full set is combinatorial.
+
 Moves are JSON objects in the notation of ``shared/rules/<game>-moves.md``;
 the ``player`` key of the notation is passed separately as ``player``.
 """
