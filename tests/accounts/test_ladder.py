@@ -99,3 +99,10 @@ def test_ladder_index_redirects_to_a_game(client):
 
 def test_ladder_refuses_post(client):
     assert client.post(reverse("ratings:ladder", args=["counter"])).status_code == HTTPStatus.METHOD_NOT_ALLOWED
+
+
+def test_admin_lists_ratings_read_only(admin_client):
+    rate(UserFactory())
+    assert admin_client.get(reverse("admin:ratings_rating_changelist")).status_code == HTTPStatus.OK
+    assert admin_client.get(reverse("admin:ratings_rating_add")).status_code == HTTPStatus.FORBIDDEN
+    assert admin_client.get(reverse("admin:accounts_block_changelist")).status_code == HTTPStatus.OK
