@@ -100,7 +100,7 @@ def report_simulation(
     when a simulation rotates the bots through the seats.
     """
     out = out or sys.stdout
-    for i, (name, w, t) in enumerate(zip(bots, wins, mean_turns)):
+    for i, (name, w, t) in enumerate(zip(bots, wins, mean_turns, strict=True)):
         pct = 100.0 * w / n_games if n_games else 0.0
         print(f"{per} {i} {name}: {w:g} wins ({pct:.1f}%), mean turns {t:.1f}", file=out)
     rate = n_games / elapsed_s if elapsed_s > 0 else float("inf")

@@ -33,10 +33,7 @@ def play_out(st: DominionState, bots: list[Any], rng: Any, max_turns: int = MAX_
     """
     apply = ENGINE.apply
     while not st.game_over and sum(st.turns) < max_turns:
-        if st.open:
-            p = next(d.player for d in st.open if d.player not in st.answers)
-        else:
-            p = st.current
+        p = next(d.player for d in st.open if d.player not in st.answers) if st.open else st.current
         move = bots[p](PlayerView(st, p), rng)
         apply(st, p, move)
         if on_move is not None:

@@ -23,7 +23,7 @@ def matches(key, want, got):
     if key == "pending":
         return sorted(w["player"] for w in want) == sorted(g["player"] for g in got)
     if key == "players":
-        return len(want) <= len(got) and all(matches("seat", w, g) for w, g in zip(want, got))
+        return len(want) <= len(got) and all(matches("seat", w, g) for w, g in zip(want, got, strict=False))
     if isinstance(want, dict):
         return all(k in got and matches(k, v, got[k]) for k, v in want.items())
     return want == got

@@ -1,0 +1,653 @@
+"""Dominion card effects (base set, first edition) as a resumable state machine.
+
+Every rule cited as "§N" is a section of ``shared/rules/dominion.md``; the
+move notation is ``shared/rules/dominion-moves.md``.
+
+How a card resolves: playing it runs its handler in ``_PLAY``. Anything
+that needs no answer (draws, +Actions, Curses) happens at once; anything
+that does opens one or more :class:`Decision` and records a ``resume`` step
+to run with the answers. Work still to do after that (the second play of a
+Throne Room, the next Spy reveal) waits as frames on ``state.stack``. The
+engine drains the stack until it reaches a decision or the stack is empty,
+so the state is always plain data, never a suspended Python call.
+
+A decision whose legal answers, compared by card names, number exactly one
+is taken by the engine and never shown (notation file, "Rules of the
+notation"); yes/no questions are always asked, except Chancellor's with an
+empty deck.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine.core import Decision, Event
+from games.engine.dominion.cards import ACTIONS, ATTACKS, COST, TREASURES, VICTORIES
+from games.engine.dominion.state import DominionState
+
+# First edition: these three instructions are compulsory (§12 suggests a
+# per-card flag so a second-edition variant is a configuration change).
+COMPULSORY = {"Throne Room": True, "Mine": True, "Moneylender": True}
+
+YES_NO = ["yes", "no"]
+
+
+# ---------------------------------------------------------------------------
+# Primitive operations (§6, §7)
+
+
+def _ev(st: DominionState, kind: str, player: int | None, data: dict[str, Any],
+        private_to: int | None = None, redacted: dict[str, Any] | None = None) -> None:
+    st.events.append(Event(kind, player, data, private_to, redacted))
+
+
+def _refill(st: DominionState, p: int) -> bool:
+    """Shuffle ``p``'s discard pile into the empty deck; false if there is none.
+
+    §6: only when a card is needed from an empty deck; set-aside and
+    revealed cards are elsewhere, so they are never shuffled in.
+    """
+    disc = st.discards[p]
+    if not disc:
+        return False
+    deck = st.decks[p]
+    deck.extend(disc)
+    disc.clear()
+    st.rng.shuffle(deck)
+    if st.record:
+        _ev(st, "shuffle", p, {"count": len(deck)})
+    return True
+
+
+def _take_top(st: DominionState, p: int) -> str | None:
+    """Remove and return the top card of ``p``'s deck, shuffling if needed."""
+    deck = st.decks[p]
+    if not deck and not _refill(st, p):
+        return None
+    return deck.pop()
+
+
+def _draw(st: DominionState, p: int, n: int) -> None:
+    """Draw up to ``n`` cards one at a time (§6: each may shuffle)."""
+    deck = st.decks[p]
+    hand = st.hands[p]
+    got = 0
+    for _ in range(n):
+        if not deck and not _refill(st, p):
+            break
+        hand.append(deck.pop())
+        got += 1
+    if st.record and got:
+        _ev(st, "draw", p, {"cards": hand[-got:]}, private_to=p, redacted={"count": got})
+
+
+def _gain(st: DominionState, p: int, card: str, to: str = "discard") -> bool:
+    """Gain ``card`` from the supply to ``to`` ("discard", "hand", "deck"); false if empty."""
+    if st.supply.get(card, 0) <= 0:
+        return False
+    st.supply[card] -= 1
+    if to == "discard":
+        st.discards[p].append(card)
+    elif to == "hand":
+        st.hands[p].append(card)
+    else:
+        st.decks[p].append(card)
+    if st.record:
+        _ev(st, "gain", p, {"card": card, "to": to})
+    return True
+
+
+def _remove(zone: list[str], cards: list[str]) -> None:
+    for c in cards:
+        zone.remove(c)
+
+
+def _trash_from_hand(st: DominionState, p: int, cards: list[str]) -> None:
+    _remove(st.hands[p], cards)
+    st.trash.extend(cards)
+    if st.record and cards:
+        _ev(st, "trash", p, {"cards": list(cards)})
+
+
+def _discard_from_hand(st: DominionState, p: int, cards: list[str]) -> None:
+    _remove(st.hands[p], cards)
+    st.discards[p].extend(cards)
+    if st.record and cards:
+        _ev(st, "discard", p, {"cards": list(cards)})
+
+
+def _others(st: DominionState, p: int) -> list[int]:
+    """Every other seat in turn order, starting on ``p``'s left (§7)."""
+    return [(p + i) % st.n for i in range(1, st.n)]
+
+
+def _gainable(st: DominionState, limit: int, treasure_only: bool = False) -> list[str]:
+    """Supply piles, non-empty, costing at most ``limit``."""
+    return [c for c, k in st.supply.items()
+            if k > 0 and COST[c] <= limit and (not treasure_only or c in TREASURES)]
+
+
+# ---------------------------------------------------------------------------
+# Decisions
+
+
+def _single_answer(options: list[str], lo: int, hi: int) -> list[str] | None:
+    """Return the only legal ``choose`` answer, or ``None`` if there are several.
+
+    Compared by card names: choosing k of a multiset has one answer only
+    when k is 0, k is the whole multiset, or every card has the same name.
+    """
+    hi = min(hi, len(options))
+    if lo > hi:
+        return None
+    if lo != hi:
+        return None if len(set(options)) else []
+    if lo == 0:
+        return []
+    if lo == len(options):
+        return list(options)
+    if len(set(options)) == 1:
+        return options[:lo]
+    return None
+
+
+def _ask(st: DominionState, decisions: list[Decision], resume: tuple[Any, ...],
+         preset: dict[int, Any] | None = None) -> None:
+    """Open ``decisions`` as one group; run ``resume`` once all are answered.
+
+    Decisions whose single legal answer is known are answered at once and
+    never opened. ``preset`` holds answers already known (seat -> answer).
+    """
+    answers = dict(preset or {})
+    asked = []
+    for d in decisions:
+        if d.answer == "choose":
+            only = _single_answer(d.options, d.min, d.max)
+            if only is not None:
+                answers[d.player] = only
+                continue
+        elif d.answer == "gain" and len(d.options) == 1:
+            answers[d.player] = d.options[0]
+            continue
+        asked.append(d)
+    if asked:
+        st.open = asked
+        st.answers = answers
+        st.resume = resume
+    else:
+        _OPS[resume[0]](st, answers, *resume[1:])
+
+
+def _choose(player: int, kind: str, prompt: str, options: list[str], lo: int, hi: int,
+            source: str, out_of_turn: bool = False, **params: Any) -> Decision:
+    return Decision(player, kind, prompt, options, lo, min(hi, len(options)), source, params,
+                    out_of_turn, "choose")
+
+
+def _gain_decision(player: int, prompt: str, options: list[str], source: str, **params: Any) -> Decision:
+    return Decision(player, "gain", prompt, options, 1, 1, source, params, False, "gain")
+
+
+def _yes_no(player: int, kind: str, prompt: str, source: str, out_of_turn: bool = False,
+            **params: Any) -> Decision:
+    return Decision(player, kind, prompt, YES_NO, 1, 1, source, params, out_of_turn, "yes_no")
+
+
+def _ask_gain(st: DominionState, p: int, limit: int, source: str, to: str = "discard",
+              treasure_only: bool = False) -> None:
+    """Gain a card costing up to ``limit``: compulsory if any pile qualifies (§8.7)."""
+    options = _gainable(st, limit, treasure_only)
+    if not options:
+        return
+    what = "a Treasure" if treasure_only else "a card"
+    _ask(st, [_gain_decision(p, f"Gain {what} costing up to ${limit}.", options, source, limit=limit)],
+         ("gain_chosen", p, to))
+
+
+def _op_gain_chosen(st: DominionState, answers: dict[int, Any], p: int, to: str) -> None:
+    _gain(st, p, answers[p], to)
+
+
+# ---------------------------------------------------------------------------
+# Playing cards (§5, §8)
+
+
+def _put_in_play(st: DominionState, p: int, card: str) -> int:
+    st.hands[p].remove(card)
+    st.plays[p].append(card)
+    st.next_id += 1
+    return st.next_id
+
+
+def _resolve(st: DominionState, p: int, card: str, pid: int) -> None:
+    """Resolve one play of ``card`` (already in play) completely (§5.1)."""
+    if st.record:
+        _ev(st, "play", p, {"card": card})
+    if card in ATTACKS:
+        _attack(st, p, card)
+    else:
+        _PLAY[card](st, p, pid)
+
+
+def _op_play(st: DominionState, answers: dict[int, Any], p: int, card: str, pid: int) -> None:
+    _resolve(st, p, card, pid)
+
+
+def _cellar(st: DominionState, p: int, pid: int) -> None:
+    st.actions += 1
+    hand = st.hands[p]
+    _ask(st, [_choose(p, "discard", "Discard any number of cards, then draw as many.",
+                      list(hand), 0, len(hand), "Cellar")], ("cellar", p))
+
+
+def _op_cellar(st: DominionState, answers: dict[int, Any], p: int) -> None:
+    cards = answers[p]
+    _discard_from_hand(st, p, cards)  # all at once, before drawing (§8.1)
+    _draw(st, p, len(cards))
+
+
+def _chapel(st: DominionState, p: int, pid: int) -> None:
+    hand = st.hands[p]
+    _ask(st, [_choose(p, "trash", "Trash up to 4 cards from your hand.", list(hand), 0, 4, "Chapel")],
+         ("trash_chosen", p))
+
+
+def _op_trash_chosen(st: DominionState, answers: dict[int, Any], p: int) -> None:
+    _trash_from_hand(st, p, answers[p])
+
+
+def _moat(st: DominionState, p: int, pid: int) -> None:
+    _draw(st, p, 2)
+
+
+def _chancellor(st: DominionState, p: int, pid: int) -> None:
+    st.coins += 2
+    if st.decks[p]:  # with an empty deck the choice has no effect: skip it (§8.4)
+        _ask(st, [_yes_no(p, "chancellor", "Put your deck into your discard pile?", "Chancellor")],
+             ("chancellor", p))
+
+
+def _op_chancellor(st: DominionState, answers: dict[int, Any], p: int) -> None:
+    if answers[p] == "yes":
+        deck = st.decks[p]
+        if st.record:
+            _ev(st, "deck_to_discard", p, {"count": len(deck)})
+        deck.reverse()  # the pile moves as one block, face down, unreordered
+        st.discards[p].extend(deck)
+        deck.clear()
+
+
+def _village(st: DominionState, p: int, pid: int) -> None:
+    _draw(st, p, 1)
+    st.actions += 2
+
+
+def _woodcutter(st: DominionState, p: int, pid: int) -> None:
+    st.buys += 1
+    st.coins += 2
+
+
+def _workshop(st: DominionState, p: int, pid: int) -> None:
+    _ask_gain(st, p, 4, "Workshop")
+
+
+def _feast(st: DominionState, p: int, pid: int) -> None:
+    if pid not in st.gone:  # trash this Feast only if it is still in play (§8.9)
+        st.plays[p].remove("Feast")
+        st.trash.append("Feast")
+        st.gone.append(pid)
+        if st.record:
+            _ev(st, "trash", p, {"cards": ["Feast"]})
+    _ask_gain(st, p, 5, "Feast")  # the gain does not depend on the trash
+
+
+def _moneylender(st: DominionState, p: int, pid: int) -> None:
+    if "Copper" in st.hands[p]:  # compulsory in the first edition (§8.12)
+        _trash_from_hand(st, p, ["Copper"])
+        st.coins += 3
+
+
+def _remodel(st: DominionState, p: int, pid: int) -> None:
+    hand = st.hands[p]
+    if not hand:
+        return
+    _ask(st, [_choose(p, "trash", "Trash a card from your hand; gain one costing up to $2 more.",
+                      list(hand), 1, 1, "Remodel")], ("remodel", p))
+
+
+def _op_remodel(st: DominionState, answers: dict[int, Any], p: int) -> None:
+    card = answers[p][0]
+    _trash_from_hand(st, p, [card])
+    _ask_gain(st, p, COST[card] + 2, "Remodel")
+
+
+def _smithy(st: DominionState, p: int, pid: int) -> None:
+    _draw(st, p, 3)
+
+
+def _throne_room(st: DominionState, p: int, pid: int) -> None:
+    options = [c for c in st.hands[p] if c in ACTIONS]
+    if not options:
+        return  # legal, and does nothing (§8.17)
+    lo = 1 if COMPULSORY["Throne Room"] else 0
+    _ask(st, [_choose(p, "throne", "Choose an Action card to play twice.", options, lo, 1,
+                      "Throne Room")], ("throne", p))
+
+
+def _op_throne(st: DominionState, answers: dict[int, Any], p: int) -> None:
+    if not answers[p]:
+        return
+    card = answers[p][0]
+    pid = _put_in_play(st, p, card)
+    # Both plays before anything else; neither costs an Action (§8.17).
+    st.stack.append(("play", p, card, pid))
+    st.stack.append(("play", p, card, pid))
+
+
+def _council_room(st: DominionState, p: int, pid: int) -> None:
+    _draw(st, p, 4)
+    st.buys += 1
+    for o in _others(st, p):  # not optional, and not an Attack (§8.18)
+        _draw(st, o, 1)
+
+
+def _festival(st: DominionState, p: int, pid: int) -> None:
+    st.actions += 2
+    st.buys += 1
+    st.coins += 2
+
+
+def _laboratory(st: DominionState, p: int, pid: int) -> None:
+    _draw(st, p, 2)
+    st.actions += 1
+
+
+def _library(st: DominionState, p: int, pid: int) -> None:
+    _op_library(st, {}, p)
+
+
+def _op_library(st: DominionState, answers: dict[int, Any], p: int, card: str | None = None) -> None:
+    """Draw to 7, asking about each Action as it is drawn (§8.21)."""
+    hand = st.hands[p]
+    aside = st.asides[p]
+    if card is not None and answers.get(p) == "yes":
+        hand.remove(card)
+        aside.append(card)
+        if st.record:
+            _ev(st, "set_aside", p, {"cards": [card]})
+    while len(hand) < 7:
+        c = _take_top(st, p)  # set-aside cards are not in the discard pile
+        if c is None:
+            break
+        hand.append(c)
+        if st.record:
+            _ev(st, "draw", p, {"cards": [c]}, private_to=p, redacted={"count": 1})
+        if c in ACTIONS:
+            _ask(st, [_yes_no(p, "library", f"Set aside {c}?", "Library", card=c)], ("library", p, c))
+            return
+    if aside:
+        st.discards[p].extend(aside)
+        if st.record:
+            _ev(st, "discard", p, {"cards": list(aside)})
+        aside.clear()
+
+
+def _market(st: DominionState, p: int, pid: int) -> None:
+    _draw(st, p, 1)
+    st.actions += 1
+    st.buys += 1
+    st.coins += 1
+
+
+def _mine(st: DominionState, p: int, pid: int) -> None:
+    options = [c for c in st.hands[p] if c in TREASURES]
+    if not options:
+        return
+    lo = 1 if COMPULSORY["Mine"] else 0
+    _ask(st, [_choose(p, "trash", "Trash a Treasure; gain one costing up to $3 more to your hand.",
+                      options, lo, 1, "Mine")], ("mine", p))
+
+
+def _op_mine(st: DominionState, answers: dict[int, Any], p: int) -> None:
+    if not answers[p]:
+        return
+    card = answers[p][0]
+    _trash_from_hand(st, p, [card])
+    _ask_gain(st, p, COST[card] + 3, "Mine", to="hand", treasure_only=True)
+
+
+def _adventurer(st: DominionState, p: int, pid: int) -> None:
+    """Reveal until 2 Treasures; the others wait aside, not in the discard (§8.25)."""
+    found: list[str] = []
+    aside = st.asides[p]
+    revealed = []
+    while len(found) < 2:
+        c = _take_top(st, p)
+        if c is None:
+            break  # deck and discard both exhausted
+        revealed.append(c)
+        (found if c in TREASURES else aside).append(c)
+    if st.record and revealed:
+        _ev(st, "reveal", p, {"cards": revealed})
+    st.hands[p].extend(found)
+    if aside:
+        st.discards[p].extend(aside)
+        if st.record:
+            _ev(st, "discard", p, {"cards": list(aside)})
+        aside.clear()
+
+
+# Attacks (§7.1): the reaction window opens before any instruction resolves.
+
+
+def _attack(st: DominionState, p: int, card: str) -> None:
+    others = _others(st, p)
+    holders = [o for o in others if "Moat" in st.hands[o]]
+    if not holders:
+        _ATTACK[card](st, p, others)
+        return
+    decisions = [_yes_no(o, "reveal_moat", f"Reveal Moat to be unaffected by {card}?", "Moat",
+                         out_of_turn=True, attack=card) for o in holders]
+    _ask(st, decisions, ("window", p, card))
+
+
+def _op_window(st: DominionState, answers: dict[int, Any], p: int, card: str) -> None:
+    victims = []
+    for o in _others(st, p):
+        if answers.get(o) == "yes":
+            if st.record:
+                _ev(st, "reveal", o, {"cards": ["Moat"], "reaction": card})
+        else:
+            victims.append(o)
+    _ATTACK[card](st, p, victims)
+
+
+def _bureaucrat(st: DominionState, p: int, victims: list[int]) -> None:
+    _gain(st, p, "Silver", to="deck")
+    decisions = []
+    for v in victims:
+        vic = [c for c in st.hands[v] if c in VICTORIES]  # Curse is not a Victory card
+        if vic:
+            decisions.append(_choose(v, "topdeck", "Put a Victory card from your hand onto your deck.",
+                                     vic, 1, 1, "Bureaucrat", out_of_turn=True))
+        elif st.record:
+            _ev(st, "reveal", v, {"cards": list(st.hands[v])})
+    _ask(st, decisions, ("bureaucrat", p, victims))
+
+
+def _op_bureaucrat(st: DominionState, answers: dict[int, Any], p: int, victims: list[int]) -> None:
+    for v in victims:  # every victim, in turn order (§8.8)
+        if v in answers:
+            card = answers[v][0]
+            st.hands[v].remove(card)
+            st.decks[v].append(card)
+            if st.record:
+                _ev(st, "topdeck", v, {"card": card})
+
+
+def _militia(st: DominionState, p: int, victims: list[int]) -> None:
+    st.coins += 2
+    decisions = []
+    for v in victims:
+        hand = st.hands[v]
+        if len(hand) > 3:
+            k = len(hand) - 3
+            decisions.append(_choose(v, "discard", f"Discard {k} cards (down to 3).", list(hand), k, k,
+                                     "Militia", out_of_turn=True))
+    _ask(st, decisions, ("militia", victims))
+
+
+def _op_militia(st: DominionState, answers: dict[int, Any], victims: list[int]) -> None:
+    for v in victims:
+        if v in answers:
+            _discard_from_hand(st, v, answers[v])
+
+
+def _spy(st: DominionState, p: int, victims: list[int]) -> None:
+    _draw(st, p, 1)  # before any reveal (§8.15)
+    st.actions += 1
+    for who in reversed([p, *victims]):  # the attacker first, then victims in turn order
+        st.stack.append(("spy_reveal", p, who))
+
+
+def _op_spy_reveal(st: DominionState, answers: dict[int, Any], p: int, who: int) -> None:
+    deck = st.decks[who]
+    if not deck and not _refill(st, who):
+        return  # no cards at all: nothing revealed
+    card = deck[-1]
+    if st.record:
+        _ev(st, "reveal", who, {"cards": [card]})
+    whose = "your" if who == p else "their"
+    _ask(st, [_yes_no(p, "spy", f"Discard {card} from the top of {whose} deck? (no = put it back)",
+                      "Spy", card=card, target=who)], ("spy_answer", p, who))
+
+
+def _op_spy_answer(st: DominionState, answers: dict[int, Any], p: int, who: int) -> None:
+    if answers[p] == "yes":
+        card = st.decks[who].pop()
+        st.discards[who].append(card)
+        if st.record:
+            _ev(st, "discard", who, {"cards": [card]})
+
+
+def _thief(st: DominionState, p: int, victims: list[int]) -> None:
+    st.next_id += 1
+    token = st.next_id
+    st.scratch[token] = []
+    st.stack.append(("thief_gain", p, token))
+    for v in reversed(victims):
+        st.stack.append(("thief_victim", p, v, token))
+
+
+def _op_thief_victim(st: DominionState, answers: dict[int, Any], p: int, v: int, token: int) -> None:
+    aside = st.asides[v]
+    for _ in range(2):  # one at a time: a shuffle leaves the first card out (§8.16)
+        c = _take_top(st, v)
+        if c is None:
+            break
+        aside.append(c)
+    if st.record and aside:
+        _ev(st, "reveal", v, {"cards": list(aside)})
+    treasures = [c for c in aside if c in TREASURES]
+    _ask(st, [_choose(p, "thief_trash", "Choose which revealed Treasure is trashed.", treasures, 1, 1,
+                      "Thief", victim=v)] if treasures else [], ("thief_trash", p, v, token))
+
+
+def _op_thief_trash(st: DominionState, answers: dict[int, Any], p: int, v: int, token: int) -> None:
+    aside = st.asides[v]
+    chosen = answers.get(p) or []
+    if chosen:
+        aside.remove(chosen[0])
+        st.trash.append(chosen[0])
+        st.scratch[token].append(chosen[0])
+        if st.record:
+            _ev(st, "trash", v, {"cards": [chosen[0]]})
+    if aside:
+        st.discards[v].extend(aside)
+        if st.record:
+            _ev(st, "discard", v, {"cards": list(aside)})
+        aside.clear()
+
+
+def _op_thief_gain(st: DominionState, answers: dict[int, Any], p: int, token: int) -> None:
+    trashed = st.scratch[token]
+    if not trashed:
+        del st.scratch[token]
+        return
+    _ask(st, [_choose(p, "thief_gain", "Gain any of the trashed Treasures.", list(trashed), 0,
+                      len(trashed), "Thief")], ("thief_take", p, token))
+
+
+def _op_thief_take(st: DominionState, answers: dict[int, Any], p: int, token: int) -> None:
+    del st.scratch[token]
+    for c in answers[p]:  # only this play's trashed cards, from the Trash (§7 "gain")
+        st.trash.remove(c)
+        st.discards[p].append(c)
+        if st.record:
+            _ev(st, "gain", p, {"card": c, "to": "discard", "from": "trash"})
+
+
+def _witch(st: DominionState, p: int, victims: list[int]) -> None:
+    _draw(st, p, 2)
+    for v in victims:  # in turn order while Curses last (§8.24)
+        _gain(st, v, "Curse")
+
+
+_PLAY = {
+    "Cellar": _cellar,
+    "Chapel": _chapel,
+    "Moat": _moat,
+    "Chancellor": _chancellor,
+    "Village": _village,
+    "Woodcutter": _woodcutter,
+    "Workshop": _workshop,
+    "Feast": _feast,
+    "Moneylender": _moneylender,
+    "Remodel": _remodel,
+    "Smithy": _smithy,
+    "Throne Room": _throne_room,
+    "Council Room": _council_room,
+    "Festival": _festival,
+    "Laboratory": _laboratory,
+    "Library": _library,
+    "Market": _market,
+    "Mine": _mine,
+    "Adventurer": _adventurer,
+}
+
+_ATTACK = {
+    "Bureaucrat": _bureaucrat,
+    "Militia": _militia,
+    "Spy": _spy,
+    "Thief": _thief,
+    "Witch": _witch,
+}
+
+_OPS = {
+    "play": _op_play,
+    "gain_chosen": _op_gain_chosen,
+    "cellar": _op_cellar,
+    "trash_chosen": _op_trash_chosen,
+    "chancellor": _op_chancellor,
+    "remodel": _op_remodel,
+    "throne": _op_throne,
+    "library": _op_library,
+    "mine": _op_mine,
+    "window": _op_window,
+    "bureaucrat": _op_bureaucrat,
+    "militia": _op_militia,
+    "spy_reveal": _op_spy_reveal,
+    "spy_answer": _op_spy_answer,
+    "thief_victim": _op_thief_victim,
+    "thief_trash": _op_thief_trash,
+    "thief_gain": _op_thief_gain,
+    "thief_take": _op_thief_take,
+}
+
+
+def _drain(st: DominionState) -> None:
+    """Resolve stacked work until a decision is open or nothing is left."""
+    stack = st.stack
+    while stack and not st.open:
+        frame = stack.pop()
+        _OPS[frame[0]](st, {}, *frame[1:])
