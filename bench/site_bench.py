@@ -33,6 +33,18 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "website.settings")
 os.environ.setdefault("DEBUG", "0")
 os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-bench-only-secret-key-0123456789")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+# Redis as cache and broker, as in production; no worker consumes the queue,
+# so the measured move includes queueing its emails and bot tasks, not sending
+# them (a worker's job). A database of its own, flushed before and after.
+os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/7")
+os.environ.setdefault("EMAIL_URL", "locmem:")
+
+
+def flush_redis() -> None:
+    """Empty the benchmark's Redis database (cache entries and queued tasks)."""
+    import redis
+
+    redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
 
 
 def ensure_database() -> None:
@@ -145,6 +157,7 @@ def move_cost(client_for, game, by_seat, n: int, seed: int) -> tuple[float, floa
 
 def main() -> int:
     ensure_database()
+    flush_redis()
     import django
 
     django.setup()
@@ -182,6 +195,7 @@ def main() -> int:
           f"  ratio to plain {long_rps / plain_rps:.3f}")
     print(f"move POST at move ~10:      {short_rps:8.1f} req/s  (median {short_ms:.2f} ms)")
     print(f"move cost at 1,500 / at 10 (median): {long_ms / short_ms:.2f} (goal <= 1.2)")
+    flush_redis()
     return 0
 
 
