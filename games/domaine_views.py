@@ -153,6 +153,10 @@ def domaine_draft(request: AuthenticatedHttpRequest, game_id: int) -> HttpRespon
                 after = preview(engine, state, seat.position, draft)
         except BadDraft as exc:
             error, status, draft = str(exc), HTTPStatus.BAD_REQUEST, None
+        except (TypeError, KeyError, ValueError, AttributeError, IndexError):
+            # A hand-edited draft the engine cannot even read (it should refuse with IllegalMove);
+            # drop it rather than answer 500, as the move service does for such moves.
+            error, status, draft, targets = _("That move cannot be read."), HTTPStatus.BAD_REQUEST, None, None
         except services.IllegalMove as exc:
             error, status, targets = exc.reason, HTTPStatus.UNPROCESSABLE_ENTITY, None
     context = _game_context(request, game, seat)

@@ -146,10 +146,11 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
     for key, label in labels.items():
         value = (draft or {}).get(key)
         if value:
-            draft_parts.append((label, ", ".join(value) if isinstance(value, list) else str(value)))
+            draft_parts.append((label, ", ".join(map(str, value)) if isinstance(value, list) else str(value)))
     play_text = ""
     if act == "play":
-        play_text = card_action_text(str(draft.get("card")), int(draft.get("option") or 0))
+        option = draft.get("option")
+        play_text = card_action_text(str(draft.get("card")), option if isinstance(option, int) else 0)
     me_after = next((p for p in (after or {}).get("players") or [] if p["seat"] == viewer), None)
     return {
         "drawing": drawing,

@@ -388,3 +388,21 @@ def test_a_bot_game_to_the_end_then_the_replay(client, player):
     html = response.content.decode()
     assert 'class="dm-board"' in html and "Move 3 of" in html
     assert 'class="dm-target"' not in html and "Confirm" not in html
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "not json",
+        "[1, 2]",
+        '{"act": "dance"}',
+        '{"act": "play", "card": ["A1"], "option": "x"}',
+        '{"act": "place_castle", "at": 7}',
+        '{"act": "place_castle", "at": "' + "A" * 5000 + '"}',
+    ],
+)
+def test_odd_drafts_are_refused_not_crashed_on(client, domaine, raw):
+    client.force_login(user_to_move(domaine))
+    response = client.get(url("domaine_draft", domaine), {"seq": 0, "draft": raw}, **HX)
+    assert response.status_code < HTTPStatus.INTERNAL_SERVER_ERROR
+    assert "Confirm" not in response.content.decode()
