@@ -33,12 +33,20 @@ class Game(models.Model):
             game runs (``services.game_record`` includes it once finished).
         engine_version: ``engine.version`` when the game started.
         created, started, finished: UTC timestamps.
-        time_per_move: the clock's allowance per decision (enforced elsewhere).
+        clock: "move" (a fixed allowance per move) or "fischer" (a bank per
+            player that every move tops up by ``increment``).
+        time_per_move: the allowance per move, or a Fischer clock's starting
+            bank (also its cap).
+        increment: what a Fischer clock adds to the bank after each move.
         last_seq: seq of the last Action, 0 before the first move.
         to_act: seat positions that owe a decision now (denormalised from the
             engine's ``pending``).
-        deadline: when the current decision times out, or null.
+        deadline: the earliest of the seats' deadlines (for sorting lists), or null.
     """
+
+    class Clock(models.TextChoices):
+        MOVE = "move", _("Fixed time per move")
+        FISCHER = "fischer", _("Fischer clock")
 
     class Status(models.TextChoices):
         OPEN = "open", _("Waiting for players")
@@ -59,7 +67,9 @@ class Game(models.Model):
     )
     rated = models.BooleanField(default=False)
     private = models.BooleanField(default=False, help_text=_("Only invited players may join or watch."))
+    clock = models.CharField(max_length=10, choices=Clock.choices, default=Clock.MOVE)
     time_per_move = models.DurationField(default=timedelta(days=1))
+    increment = models.DurationField(default=timedelta(0))
     max_players = models.PositiveSmallIntegerField(default=2)
     last_seq = models.PositiveIntegerField(default=0)
     to_act = models.JSONField(default=list, blank=True)
@@ -110,6 +120,19 @@ class Seat(models.Model):
         owes_move: denormalised from ``Game.to_act`` so the lobby's
             "your move" list is one indexed query on every database.
         rank, score: written when the game finishes.
+        forfeited: the seat lost on time; it ranks last, and in a game of
+            3-4 a bot (``bot``, while ``user`` is kept) plays it to the end.
+        timed_out: when the seat forfeited on time (UTC), or null.
+        clock_started: when the seat's running clock started (UTC), or null
+            while it owes nothing.
+        clock_seq: the game's ``last_seq`` when that clock started; "your
+            move" and "time is running out" notifications are keyed on it.
+        deadline: when the seat's open decision times out (UTC), pushed back
+            by its user's vacations; null while it owes nothing.
+        warn_at: when 80% of the move's time is used (UTC); cleared once the
+            warning is queued.
+        bank: a Fischer clock's bank while it is not running.
+        last_seen: when the seat's user last opened the game page (UTC).
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
@@ -123,6 +146,13 @@ class Seat(models.Model):
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     score = models.IntegerField(null=True, blank=True)
     forfeited = models.BooleanField(default=False)
+    timed_out = models.DateTimeField(null=True, blank=True)
+    clock_started = models.DateTimeField(null=True, blank=True)
+    clock_seq = models.PositiveIntegerField(default=0)
+    deadline = models.DateTimeField(null=True, blank=True)
+    warn_at = models.DateTimeField(null=True, blank=True)
+    bank = models.DurationField(null=True, blank=True)
+    last_seen = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["position"]
@@ -133,7 +163,12 @@ class Seat(models.Model):
             ),
             models.CheckConstraint(condition=models.Q(user__isnull=False) | ~models.Q(bot=""), name="seat_user_or_bot"),
         ]
-        indexes = [models.Index(fields=["user", "owes_move"], name="seat_user_owes_idx")]
+        indexes = [
+            models.Index(fields=["user", "owes_move"], name="seat_user_owes_idx"),
+            # The timeout and warning sweeps: only seats with a running clock.
+            models.Index(fields=["deadline"], name="seat_deadline_idx", condition=models.Q(deadline__isnull=False)),
+            models.Index(fields=["warn_at"], name="seat_warn_at_idx", condition=models.Q(warn_at__isnull=False)),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game} seat {self.position}: {self.name}"
@@ -147,8 +182,13 @@ class Seat(models.Model):
 
     @property
     def is_bot(self) -> bool:
-        """True for a seat played by a bot."""
+        """True for a seat played by a bot from the start."""
         return self.user_id is None
+
+    @property
+    def bot_played(self) -> bool:
+        """True while a bot makes this seat's moves (from the start, or since a timeout)."""
+        return bool(self.bot)
 
 
 class Invitation(models.Model):

@@ -28,11 +28,13 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import Case, F, Value, When
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.selectors import blockers_among, has_verified_email, is_blocked_by_any
+from correspondence import services as correspondence
+from games import autoplay, clocks
 from games.engine.core import Engine, Event, IllegalMove, InvalidOptions
 from games.engine.registry import get_engine
 from games.locking import LockTimeout, lock_game
@@ -152,6 +154,8 @@ def game_create(
     invited: Iterable[User] = (),
     time_per_move: timedelta,
     bots: Sequence[str] = (),
+    clock: str = Game.Clock.MOVE,
+    increment: timedelta = timedelta(0),
 ) -> Game:
     """Create a game with ``creator`` in the first seat and start it if it is full.
 
@@ -165,8 +169,11 @@ def game_create(
         private: only invited users may join or watch.
         invited: users allowed to join a private game.
         time_per_move: the time allowed per decision, one of ``TIME_CONTROLS``
-            (or any positive duration, for tests and admins).
+            (or any positive duration, for tests and admins); with a Fischer
+            clock, each player's starting bank (and its cap).
         bots: bot names (from ``engine.bots``), one per bot seat.
+        clock: ``Game.Clock.MOVE`` (fixed time per move) or ``Game.Clock.FISCHER``.
+        increment: what a Fischer clock adds after each move (0 or more).
 
     Returns:
         The new Game, status open, or active if the bots filled every seat.
@@ -198,6 +205,8 @@ def game_create(
         raise InvalidOptions(_("Verify your email address before playing rated games."))
     if time_per_move <= timedelta(0):
         raise InvalidOptions(_("The time per move must be positive."))
+    if clock not in Game.Clock.values or increment < timedelta(0):
+        raise InvalidOptions(_("Unknown time control."))
     seed = secrets.randbits(63)
     # Validate now so a bad kingdom is refused on the form, not at the start.
     engine.normalize_options(options, players, seed)
@@ -212,6 +221,8 @@ def game_create(
             rated=rated,
             private=private,
             time_per_move=time_per_move,
+            clock=clock,
+            increment=increment if clock == Game.Clock.FISCHER else timedelta(0),
             max_players=players,
         )
         Seat.objects.create(game=game, position=0, user=creator)
@@ -338,6 +349,7 @@ def _game_start(game: Game, engine: Engine) -> None:
     game.last_seq = 0
     _update_turn_fields(game, engine, state)
     game.save(update_fields=["options", "engine_version", "status", "started", "last_seq", "to_act", "deadline"])
+    correspondence.notify_game_started(game=game)
     _on_commit_cache_and_fan_out(game, engine, Snapshot(state, []))
 
 
@@ -517,32 +529,36 @@ def _do_move(game: Game, position: int, move: dict[str, Any]) -> MoveResult:
 
 
 def _update_turn_fields(game: Game, engine: Engine, state: Any) -> None:
-    """Set ``to_act``, ``deadline`` and the seats' ``owes_move`` from ``pending``.
+    """Set ``to_act`` from ``pending``, run the clocks of exactly those seats, owe "your move" emails.
 
-    The deadline restarts on every move for now; per-seat clocks are the
-    clock issue's business.
+    ``games.clocks.clocks_update`` writes the seats' ``owes_move`` and clock
+    fields and ``game.deadline``; each person whose clock just started is
+    owed a "your move" (an outbox row in this transaction).
     """
     to_act = sorted({d.player for d in engine.pending(state)})
     game.to_act = to_act
-    game.deadline = timezone.now() + game.time_per_move if to_act else None
-    game.seats.update(
-        owes_move=Case(When(position__in=to_act, then=Value(True)), default=Value(False)),
-    )
+    started = clocks.clocks_update(game, set(to_act), timezone.now())
+    correspondence.notify_your_move(game=game, seats=started)
 
 
 def _finish(game: Game, engine: Engine, state: Any) -> None:
     """Write the result to the seats, mark the game finished and rate it. Caller holds the lock."""
-    result = engine.result(state)
+    # ``state`` is None when a forfeit ends the game early (no engine result).
+    result = engine.result(state) if state is not None else None
     game.status = Game.Status.FINISHED
     game.finished = timezone.now()
     game.to_act = []
     game.deadline = None
-    for seat in game.seats.all():
-        seat.owes_move = False
+    seats = list(game.seats.all())
+    # Forfeited seats rank last whatever their score (games.autoplay.final_ranks).
+    ranks = autoplay.final_ranks(seats, result)
+    clocks.clocks_stop_all(seats)
+    for seat in seats:
+        seat.rank = ranks[seat.position]
         if result is not None:
-            seat.rank = result.ranks[seat.position]
             seat.score = result.scores[seat.position]
-        seat.save(update_fields=["owes_move", "rank", "score"])
+        seat.save(update_fields=["rank", "score", *clocks.CLOCK_FIELDS])
+    correspondence.notify_game_over(game=game)
     # In the same transaction, so the result and the ratings commit together;
     # rating_update skips casual and bot games and never rates a game twice.
     rating_update(game=game)
@@ -564,19 +580,32 @@ def _cache_and_fan_out(key: str, blob: bytes, game_id: int, seq: int) -> None:
 
 
 def after_move(*, game_id: int, seq: int) -> None:
-    """Fan out after a move (or a start) has been committed. For now: nothing.
+    """Fan out after a move, a start or a timeout has been committed.
 
-    This is the one place that will queue notifications for whoever now
-    owes a decision, schedule bot moves (a Celery task that calls a
-    ``_do_move`` sibling for the bot's seat) and push updates to open pages.
-    It runs after commit, so a task it queues always sees the move; it must
-    not raise (log instead), since the move is already saved.
+    Queues a send task for each outbox row the change wrote (and any other
+    row of the game still pending), and, if a bot seat now owes a decision,
+    the ``bot_moves`` task (unless this runs inside that task's own loop,
+    which goes on by itself). It runs after commit, so a task it queues
+    always sees the move; it never raises (a broker outage is logged, and
+    the periodic sweep does the work later), since the move is saved.
 
     Args:
         game_id: the game that changed.
         seq: its ``last_seq`` after the change (0 for a start).
     """
+    from games.tasks import bot_moves, enqueue
+
     log.debug("after_move game=%s seq=%s", game_id, seq)
+    try:
+        correspondence.outbox_enqueue(game_id=game_id)
+        if not autoplay.bot_loop_active() and (
+            Seat.objects.filter(game_id=game_id, game__status=Game.Status.ACTIVE, deadline__isnull=False)
+            .exclude(bot="")
+            .exists()
+        ):
+            enqueue(bot_moves, game_id)
+    except Exception:  # the move is committed; the sweep catches up
+        log.exception("after_move failed for game %s seq %s", game_id, seq)
 
 
 # ---------------------------------------------------------------------------
@@ -643,7 +672,11 @@ def chat_post(*, game_id: int, user: User, text: str) -> ChatMessage:
         raise ChatInvalid(_("A message can be at most %(n)d characters.") % {"n": ChatMessage.MAX_LENGTH})
     _chat_rate_check(user)
     game = Game.objects.only("pk").get(pk=game_id)
-    return ChatMessage.objects.create(game=game, user=user, text=text)
+    with transaction.atomic():
+        message = ChatMessage.objects.create(game=game, user=user, text=text)
+        correspondence.notify_chat(message=message)
+    transaction.on_commit(partial(correspondence.outbox_enqueue, game_id=game.pk))
+    return message
 
 
 def _chat_rate_check(user: User) -> None:

@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.middleware import HtmxDetails
 
 from accounts.selectors import blocked_subquery
+from correspondence import services as correspondence
 from games import selectors, services
 from games.engine.registry import get_engine
 from games.forms import GAME_FORMS, ChatForm
@@ -88,6 +89,7 @@ def get_game_for_player(request: HttpRequest, game_id: int) -> tuple[Game, Seat]
 @require_GET
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
     """The home page: games to join, games waiting on you, your other games, recent results."""
+    correspondence.sweep_on_request()
     user = request.user if request.user.is_authenticated else None
     context: dict[str, Any] = {
         "open_games": selectors.open_games(user),
@@ -229,7 +231,10 @@ def _cursor(game: Game, seat_count: int) -> str:
 @require_GET
 def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The game page: status, board, log and chat; spectators get the public view."""
+    correspondence.sweep_on_request()
     game, seat = get_game_for_user(request, game_id)
+    # Opening the game counts as having seen "your move": no email for it then.
+    correspondence.seat_seen(seat=seat)
     return render(request, "games/game.html", _game_context(request, game, seat))
 
 

@@ -17,10 +17,12 @@ cache and eager Celery), ``EMAIL_URL`` (``console:``, ``smtp://user:pass@host:58
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -138,6 +140,7 @@ INSTALLED_APPS = [
     "axes",
     "accounts",
     "games",
+    "correspondence",
     "ratings",
 ]
 
@@ -195,22 +198,48 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 
+#: True under pytest or ``manage.py test``: Celery runs tasks eagerly (the
+#: tests under tests/tasks start a real worker themselves) and requests never
+#: run the sweep, so page tests count only the page's own queries.
+TESTING = "pytest" in sys.modules or sys.argv[1:2] == ["test"]
+
 REDIS_URL = envstr("REDIS_URL")
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_TASK_ALWAYS_EAGER = envbool("CELERY_TASK_ALWAYS_EAGER", False)
+    CELERY_TASK_ALWAYS_EAGER = envbool("CELERY_TASK_ALWAYS_EAGER", TESTING)
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "herald"}}
     CELERY_BROKER_URL = "memory://"
     # No broker: run tasks in-process so development needs no worker.
     CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
+# Every task is idempotent, so a task is acknowledged only once done: a worker
+# that dies mid-task leaves it on the queue for another worker.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 60
 CELERY_TASK_SOFT_TIME_LIMIT = 50
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_TIMEZONE = "UTC"
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A request that queues a task must not hang while Redis is away: give up
+# quickly (the outbox row stays pending and the sweep sends it later).
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5, "visibility_timeout": 3600}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+CELERY_BEAT_SCHEDULE = {
+    # Timeouts, 80% warnings, expired open games, and outbox rows left unsent.
+    "sweep": {"task": "correspondence.tasks.sweep", "schedule": 60.0},
+    # The your-move digest, once a day at 07:00 UTC.
+    "digests": {"task": "correspondence.tasks.send_digests", "schedule": crontab(hour=7, minute=0)},
+}
+#: Without a broker there is no beat: run the sweep from lobby and game page
+#: requests instead (at most every 30 s), so a bare machine still times out games.
+HERALD_SWEEP_ON_REQUEST = envbool("HERALD_SWEEP_ON_REQUEST", CELERY_TASK_ALWAYS_EAGER and not TESTING)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -1,0 +1,12 @@
+"""Correspondence: the notification outbox, emails, vacations and the sweeps."""
+
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class CorrespondenceConfig(AppConfig):
+    """The app that tells players when it is their move and keeps games moving."""
+
+    name = "correspondence"
+    default_auto_field = "django.db.models.BigAutoField"

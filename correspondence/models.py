@@ -1,0 +1,139 @@
+"""The notification outbox, per-user notification settings and vacations.
+
+Only ``correspondence.services`` writes these rows. A ``Notification`` row
+is written in the same transaction as the move (or sweep) that causes it,
+so what must be sent survives a broker outage or a worker crash; the
+senders only ever turn a pending row into a sent (or skipped) one.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class Notification(models.Model):
+    """One message that must reach one user about one event of one game.
+
+    Attributes:
+        kind: what happened (``Kind``).
+        seq: the sequence number the event is about: the game's ``last_seq``
+            when it became the user's move, the clock's start for a
+            warning, the chat message id for chat; with (user, game, kind)
+            it makes the event's key, so each event is sent at most once.
+        data: what the email needs beyond the game (``{"position": 2}`` for
+            a timeout).
+        status: ``pending`` until sent, ``digest`` while waiting for the
+            daily digest, ``sent``, or ``skipped`` (no longer relevant, or
+            turned off by the user).
+        created, sent_at: UTC timestamps; ``sent_at`` is set only after the
+            mail backend accepted the message.
+        attempts, last_error: the sender's failed tries, for the sweep's
+            give-up rule and for admins.
+    """
+
+    class Kind(models.TextChoices):
+        YOUR_MOVE = "your_move", _("Your move")
+        GAME_STARTED = "game_started", _("Game started")
+        GAME_OVER = "game_over", _("Game over")
+        TIME_LOW = "time_low", _("You are running out of time")
+        TIMED_OUT = "timed_out", _("A player timed out")
+        CANCELLED = "cancelled", _("Game cancelled")
+        CHAT = "chat", _("Chat message while you are away")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        DIGEST = "digest", _("Waiting for the daily digest")
+        SENT = "sent", _("Sent")
+        SKIPPED = "skipped", _("Skipped")
+        FAILED = "failed", _("Failed")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="notifications")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    seq = models.PositiveIntegerField()
+    data = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created = models.DateTimeField(default=timezone.now)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game", "kind", "seq"], name="notification_once_per_event"),
+        ]
+        indexes = [
+            # The outbox sweep and the digest: only rows still to send.
+            models.Index(
+                fields=["status", "created"],
+                name="notification_unsent_idx",
+                condition=models.Q(status__in=["pending", "digest"]),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.user_id} about {self.game_id}#{self.seq} ({self.status})"
+
+
+class NotificationSettings(models.Model):
+    """Which emails a user wants. Users without a row get the defaults.
+
+    Attributes:
+        your_move: ``immediate`` (one email per move), ``digest`` (one email
+            a day listing the games waiting on you) or ``never``.
+        game_started, game_over, time_low, timed_out, cancelled, chat: on/off
+            per kind (chat is off unless asked for).
+    """
+
+    class YourMove(models.TextChoices):
+        IMMEDIATE = "immediate", _("Immediately")
+        DIGEST = "digest", _("As one daily digest")
+        NEVER = "never", _("Never")
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_settings"
+    )
+    your_move = models.CharField(
+        _("When it is your move"), max_length=10, choices=YourMove.choices, default=YourMove.IMMEDIATE
+    )
+    game_started = models.BooleanField(_("A game of yours started"), default=True)
+    game_over = models.BooleanField(_("A game of yours ended"), default=True)
+    time_low = models.BooleanField(_("You are running out of time"), default=True)
+    timed_out = models.BooleanField(_("A player in your game timed out"), default=True)
+    cancelled = models.BooleanField(_("Your game was cancelled"), default=True)
+    chat = models.BooleanField(_("A chat message while you are away"), default=False)
+
+    def __str__(self) -> str:
+        return f"notification settings of {self.user_id}"
+
+    def wants(self, kind: str) -> bool:
+        """True if the user wants emails of ``kind`` at all (a digest counts as wanting)."""
+        if kind == Notification.Kind.YOUR_MOVE:
+            return self.your_move != self.YourMove.NEVER
+        return bool(getattr(self, kind, False))
+
+
+class Vacation(models.Model):
+    """A stretch of time during which a user's clocks stand still.
+
+    Attributes:
+        start, end: UTC; ``end`` is brought forward when the user comes back
+            early, and the days charged are those actually taken.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations")
+    start = models.DateTimeField()
+    end = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-start"]
+        indexes = [models.Index(fields=["user", "end"], name="vacation_user_end_idx")]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(end__gt=models.F("start")), name="vacation_ends_after_start")
+        ]
+
+    def __str__(self) -> str:
+        return f"vacation of {self.user_id}: {self.start:%Y-%m-%d} to {self.end:%Y-%m-%d}"

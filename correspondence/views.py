@@ -1,0 +1,102 @@
+"""Pages: email settings and vacations (signed in), and unsubscribing (by signed link, no login).
+
+Views parse and render; ``correspondence.services`` does every write.
+"""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import TYPE_CHECKING
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core import signing
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST
+
+from correspondence import services
+from correspondence.forms import NotificationSettingsForm, VacationForm
+from correspondence.models import Notification
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+
+class AuthenticatedHttpRequest(HttpRequest):
+    """A request from a signed-in user."""
+
+    user: User
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def notification_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Show and save which emails the user gets; show their vacation and days left."""
+    current = services.settings_for(request.user)
+    form = NotificationSettingsForm(request.POST or None, instance=current)
+    if request.method == "POST" and form.is_valid():
+        services.settings_update(user=request.user, **form.cleaned_data)
+        messages.success(request, _("Your email settings were saved."))
+        return redirect("correspondence:settings")
+    now = timezone.now()
+    context = {
+        "form": form,
+        "vacation": services.vacation_active(request.user, now),
+        "vacation_form": VacationForm(),
+        "days_left": max(0, services.VACATION_DAYS_PER_YEAR - services.vacation_days_used(request.user, now.year)),
+    }
+    status = HTTPStatus.BAD_REQUEST if request.method == "POST" else HTTPStatus.OK
+    return render(request, "correspondence/settings.html", context, status=status)
+
+
+@login_required
+@require_POST
+def vacation_start(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Start a vacation of the posted number of days."""
+    form = VacationForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        return redirect("correspondence:settings")
+    try:
+        vacation = services.vacation_start(user=request.user, days=form.cleaned_data["days"])
+    except services.VacationError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request, _("Your clocks are paused until %(end)s.") % {"end": timezone.localtime(vacation.end)}
+        )
+    return redirect("correspondence:settings")
+
+
+@login_required
+@require_POST
+def vacation_end(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """End the running vacation now."""
+    if services.vacation_end(user=request.user) is not None:
+        messages.success(request, _("Welcome back: your clocks are running again."))
+    return redirect("correspondence:settings")
+
+
+# The token is the credential, and RFC 8058 mail clients POST without a
+# CSRF token, so this one view is exempt.
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """GET: a page with one button; POST (that button, or the mail client): turn the emails off."""
+    try:
+        signing.loads(token, salt=services.UNSUBSCRIBE_SALT)
+    except signing.BadSignature:
+        return render(request, "correspondence/unsubscribe.html", {"bad": True}, status=HTTPStatus.BAD_REQUEST)
+    if request.method == "GET":
+        return render(request, "correspondence/unsubscribe.html", {"token": token})
+    try:
+        _user, kind = services.unsubscribe(token=token)
+    except (signing.BadSignature, LookupError):
+        return render(request, "correspondence/unsubscribe.html", {"bad": True}, status=HTTPStatus.BAD_REQUEST)
+    return render(
+        request, "correspondence/unsubscribe.html", {"done": True, "kind_label": Notification.Kind(kind).label}
+    )

@@ -1,0 +1,223 @@
+"""Move clocks: who is on the clock, until when, and how much time each seat has left.
+
+A seat's clock runs while the seat owes a decision (its own turn, or an
+answer outside its turn such as a Militia discard) and stops when it owes
+nothing. Several seats can be on the clock at once (a Militia played in a
+game of four), each against its own deadline.
+
+* Fixed time per move: each stretch of owing gets ``Game.time_per_move``.
+* Fischer: each seat starts with a bank of ``Game.time_per_move``; the
+  deadline is when the bank runs out; when the clock stops, the time used
+  is taken from the bank and ``Game.increment`` is added, capped at the
+  starting bank.
+
+Vacations push a running deadline back by their length (see
+``correspondence.services.vacation_start``), and a clock that starts during
+a vacation starts when the vacation ends, so the bank is simply "deadline
+minus the moment the clock would start running again".
+
+Bot-played seats get a short deadline (``BOT_GRACE``) instead: if the task
+that should have moved them was lost, the sweep moves them then.
+
+Everything here is called by ``games.services`` with the game's row lock
+held, and writes only Seat clock fields. Times are aware UTC datetimes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from games.models import Game, Seat
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+#: Share of a move's time after which "you are running out of time" is sent.
+WARN_FRACTION = 0.8
+#: How long a bot seat may owe a decision before the sweep moves it (a lost task).
+BOT_GRACE = timedelta(minutes=2)
+
+CLOCK_FIELDS = ["owes_move", "clock_started", "clock_seq", "deadline", "warn_at", "bank"]
+
+
+def vacation_ends(user_ids: Iterable[int], now: datetime) -> dict[int, datetime]:
+    """Return ``{user id: end of their vacation}`` for those of ``user_ids`` on vacation at ``now``."""
+    from correspondence.models import Vacation
+
+    ids = {u for u in user_ids if u is not None}
+    if not ids:
+        return {}
+    out: dict[int, datetime] = {}
+    for user_id, end in Vacation.objects.filter(user_id__in=ids, start__lte=now, end__gt=now).values_list(
+        "user_id", "end"
+    ):
+        out[user_id] = max(end, out.get(user_id, end))
+    return out
+
+
+def allowance(game: Game, seat: Seat) -> timedelta:
+    """Return the time ``seat`` gets when its clock starts: the fixed time, or its Fischer bank."""
+    if game.clock == Game.Clock.FISCHER:
+        return seat.bank if seat.bank is not None else game.time_per_move
+    return game.time_per_move
+
+
+def clocks_update(game: Game, owing: set[int], now: datetime) -> list[Seat]:
+    """Start and stop the seats' clocks so that exactly the seats in ``owing`` run.
+
+    Writes each seat's clock fields and ``owes_move`` (true only for seats a
+    person plays, so the lobby's "your move" list never shows a seat a bot
+    plays), and sets ``game.deadline`` (not saved: the caller saves the game)
+    to the earliest deadline of a seat a person plays.
+
+    Args:
+        game: the game, locked by the caller, with ``last_seq`` already
+            advanced to the move that caused this update.
+        owing: the seat positions that owe a decision now.
+        now: the current time (UTC).
+
+    Returns:
+        The seats played by a person whose clock started now: the players
+        who just got a "your move".
+    """
+    seats = list(game.seats.all())
+    changing = [s.user_id for s in seats if s.user_id and (s.position in owing) != (s.clock_started is not None)]
+    away = vacation_ends(changing, now) if changing else {}
+    started: list[Seat] = []
+    for seat in seats:
+        owes = seat.position in owing
+        running = seat.clock_started is not None
+        if seat.bot_played:
+            seat.bank = None
+            seat.warn_at = None
+            if owes:
+                if not running:
+                    seat.clock_started, seat.clock_seq = now, game.last_seq
+                seat.deadline = now + BOT_GRACE  # refreshed on each of its moves
+            else:
+                seat.clock_started = seat.deadline = None
+        elif running and not owes:
+            _stop(game, seat, now, away.get(seat.user_id))
+        elif owes and not running:
+            _start(game, seat, now, away.get(seat.user_id))
+            started.append(seat)
+        seat.owes_move = owes and not seat.bot_played
+    Seat.objects.bulk_update(seats, CLOCK_FIELDS)
+    game.deadline = min((s.deadline for s in seats if s.deadline and not s.bot_played), default=None)
+    return started
+
+
+def _start(game: Game, seat: Seat, now: datetime, vacation_end: datetime | None) -> None:
+    """Start ``seat``'s clock at ``now`` (or when its user's vacation ends)."""
+    begin = max(now, vacation_end) if vacation_end else now
+    time = allowance(game, seat)
+    seat.clock_started = now
+    seat.clock_seq = game.last_seq
+    seat.deadline = begin + time
+    seat.warn_at = begin + time * WARN_FRACTION
+
+
+def _stop(game: Game, seat: Seat, now: datetime, vacation_end: datetime | None) -> None:
+    """Stop ``seat``'s clock; a Fischer bank keeps what is left plus the increment."""
+    if game.clock == Game.Clock.FISCHER and seat.deadline is not None:
+        # The deadline already includes any vacation; time still to come on
+        # vacation is not bank.
+        left = seat.deadline - max(now, vacation_end or now)
+        seat.bank = min(max(left, timedelta(0)) + game.increment, game.time_per_move)
+    seat.clock_started = seat.deadline = seat.warn_at = None
+
+
+def clocks_stop_all(seats: Iterable[Seat]) -> None:
+    """Clear every clock field of ``seats`` (in memory; the caller saves), at a game's end."""
+    for seat in seats:
+        seat.owes_move = False
+        seat.clock_started = seat.deadline = seat.warn_at = None
+
+
+def clocks_shift(user_id: int, delta: timedelta) -> int:
+    """Move every running deadline and warning of ``user_id``'s seats by ``delta``.
+
+    Used when a vacation starts (``delta`` > 0: the clocks stand still) or
+    ends early (``delta`` < 0: give back the unused part). Each game's row
+    is locked in id order, so a timeout cannot fire half-way. Must be called
+    inside a transaction.
+
+    Returns:
+        How many seats were moved.
+    """
+    from games.locking import lock_game
+
+    moved = 0
+    game_ids = sorted(
+        Seat.objects.filter(
+            user_id=user_id, bot="", deadline__isnull=False, game__status=Game.Status.ACTIVE
+        ).values_list("game_id", flat=True)
+    )
+    for game_id in game_ids:
+        game = lock_game(game_id)
+        seats = list(game.seats.all())
+        for seat in seats:
+            if seat.user_id == user_id and seat.deadline is not None and not seat.bot_played:
+                seat.deadline += delta
+                if seat.warn_at is not None:
+                    seat.warn_at += delta
+                moved += 1
+        Seat.objects.bulk_update(seats, ["deadline", "warn_at"])
+        game.deadline = min((s.deadline for s in seats if s.deadline and not s.bot_played), default=None)
+        game.save(update_fields=["deadline"])
+    return moved
+
+
+@dataclass(frozen=True, slots=True)
+class SeatClock:
+    """One seat's clock as the game page and the lobby show it.
+
+    Attributes:
+        seat: the Seat.
+        running: the seat owes a decision now.
+        left: time left now (running), or what it will get next (stopped).
+        deadline: when it runs out (UTC), or None.
+        vacation_until: end of its user's vacation (UTC), or None.
+        timed_out: when it forfeited on time (UTC), or None.
+        bot: the seat is played by a bot (from the start, or since a timeout).
+    """
+
+    seat: Seat
+    running: bool
+    left: timedelta | None
+    deadline: datetime | None
+    vacation_until: datetime | None
+    timed_out: datetime | None
+    bot: bool
+
+
+def seat_clocks(game: Game, now: datetime) -> list[SeatClock]:
+    """Return every seat's clock, in seat order (one query for vacations).
+
+    Uses ``game.seats.all()`` (prefetch it with users to save queries).
+    """
+    seats = list(game.seats.all())
+    away = vacation_ends([s.user_id for s in seats], now) if game.is_active else {}
+    out = []
+    for seat in seats:
+        running = seat.deadline is not None and not seat.bot_played and game.is_active
+        if running:
+            left: timedelta | None = max(seat.deadline - max(now, away.get(seat.user_id, now)), timedelta(0))
+        elif seat.bot_played or not game.is_active:
+            left = None
+        else:
+            left = allowance(game, seat)
+        out.append(
+            SeatClock(
+                seat=seat,
+                running=running,
+                left=left,
+                deadline=seat.deadline if running else None,
+                vacation_until=away.get(seat.user_id),
+                timed_out=seat.timed_out,
+                bot=seat.bot_played,
+            )
+        )
+    return out

@@ -1,0 +1,218 @@
+"""The outbox: which emails a move, a start and an end owe, and that each is sent once."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from http import HTTPStatus
+
+import pytest
+import time_machine
+from django.core import mail
+from django.urls import reverse
+from django.utils import timezone
+from kombu.exceptions import OperationalError
+
+from correspondence import services as outbox
+from correspondence.models import Notification, NotificationSettings
+from correspondence.tasks import send_notification
+from games import services
+from games.models import Game
+from tests.tasks.conftest import new_game, play, to_move
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_move_sends_exactly_one_email_to_the_next_player(users, commit):
+    game = new_game(users[0], users[1])
+    mail.outbox.clear()
+    mover = to_move(game)
+    with commit():
+        play(game)
+    nxt = to_move(game)
+    assert nxt != mover
+    assert [m.to for m in mail.outbox] == [[nxt.email]]
+    message = mail.outbox[0]
+    assert "Your move" in message.subject
+    assert f"https://herald.example/games/{game.pk}/" in message.body
+    assert message.extra_headers["List-Unsubscribe"].startswith("<https://herald.example/unsubscribe/")
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    html, mime = message.alternatives[0]
+    assert mime == "text/html" and f"/games/{game.pk}/" in html
+
+
+def test_the_start_tells_everyone_and_the_end_gives_the_result(users, commit):
+    with commit():
+        game = services.game_create(
+            creator=users[0], kind="counter", options={}, players=2, rated=False, private=False,
+            time_per_move=timedelta(days=1),
+        )
+        services.game_join(game_id=game.pk, user=users[1])
+    started = [m for m in mail.outbox if "has started" in m.subject]
+    assert sorted(m.to[0] for m in started) == sorted([users[0].email, users[1].email])
+    # The first player's "your move" is covered by the start email.
+    assert not [m for m in mail.outbox if "Your move" in m.subject]
+    mail.outbox.clear()
+    with commit():
+        play(game, 3)
+        play(game, 3)
+        play(game, 3)
+        play(game, 1)
+    game.refresh_from_db()
+    assert game.is_finished
+    over = [m for m in mail.outbox if "is over" in m.subject]
+    assert len(over) == 2
+    assert "1." in over[0].body and "2." in over[0].body
+
+
+def test_a_task_run_twice_sends_one_email(users):
+    game = new_game(users[0], users[1])
+    play(game)  # no commit callbacks: the row stays pending
+    (row,) = Notification.objects.filter(kind=Notification.Kind.YOUR_MOVE, status="pending")
+    mail.outbox.clear()
+    send_notification.apply(args=[row.pk])
+    send_notification.apply(args=[row.pk])
+    assert len(mail.outbox) == 1
+    row.refresh_from_db()
+    assert row.status == "sent" and row.sent_at is not None and row.attempts == 1
+
+
+def test_an_email_lost_with_the_broker_is_sent_once_by_the_sweep(users, commit, monkeypatch):
+    game = new_game(users[0], users[1])
+    mail.outbox.clear()
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(send_notification, "delay", broker_down)
+    with commit():
+        play(game)  # committed; queuing fails, the move still stands
+    assert mail.outbox == []
+    monkeypatch.undo()
+    with time_machine.travel(timezone.now() + timedelta(minutes=2)):
+        outbox.sweep()
+        outbox.sweep()
+    assert len(mail.outbox) == 1
+
+
+def test_the_event_key_refuses_a_second_row(users):
+    game = new_game(users[0], users[1])
+    seat = game.seats.get(user=users[0])
+    outbox.notify_your_move(game=game, seats=[seat])
+    outbox.notify_your_move(game=game, seats=[seat])
+    assert Notification.objects.filter(user=users[0], kind="your_move", seq=seat.clock_seq).count() == 1
+
+
+def test_no_your_move_email_for_a_game_opened_since(users, client):
+    game = new_game(users[0], users[1])
+    play(game)
+    nxt = to_move(game)
+    client.force_login(nxt)
+    assert client.get(reverse("games:detail", kwargs={"game_id": game.pk})).status_code == HTTPStatus.OK
+    mail.outbox.clear()
+    with time_machine.travel(timezone.now() + timedelta(minutes=2)):
+        outbox.sweep()
+    assert mail.outbox == []
+    assert Notification.objects.get(user=nxt, kind="your_move", seq=1).status == "skipped"
+
+
+def test_no_your_move_email_for_a_move_already_made(users):
+    game = new_game(users[0], users[1])
+    play(game)
+    nxt = to_move(game)
+    play(game)
+    mail.outbox.clear()
+    with time_machine.travel(timezone.now() + timedelta(minutes=2)):
+        outbox.sweep()
+    assert nxt.email not in [m.to[0] for m in mail.outbox]
+
+
+def test_emails_follow_the_users_language(users, commit):
+    game = new_game(users[0], users[1])
+    nxt = game.seats.exclude(position=game.to_act[0]).get().user
+    nxt.language = "zh-hans"
+    nxt.save()
+    with commit():
+        play(game)
+    (message,) = mail.outbox[-1:]
+    assert message.to == [nxt.email]
+
+
+def test_a_digest_user_gets_one_email_a_day_listing_the_games(users, commit):
+    NotificationSettings.objects.create(user=users[1], your_move="digest")
+    games = [new_game(users[0], users[1]) for _ in range(2)]
+    mail.outbox.clear()
+    with commit():
+        for game in games:
+            while to_move(game) != users[1] or game.last_seq == 0:
+                play(game)
+    assert [m for m in mail.outbox if m.to == [users[1].email]] == []
+    mail.outbox.clear()
+    assert outbox.digests_send_all() == 1
+    (digest,) = mail.outbox
+    assert all(f"/games/{g.pk}/" in digest.body for g in games)
+    assert outbox.digests_send_all() == 0
+
+
+def test_never_means_never(users, commit):
+    NotificationSettings.objects.create(user=users[1], your_move="never")
+    game = new_game(users[0], users[1])
+    mail.outbox.clear()
+    with commit():
+        if to_move(game) == users[0]:
+            play(game)
+    assert mail.outbox == []
+
+
+def test_unsubscribe_works_without_login(users, client):
+    token = outbox.unsubscribe_token(users[1], "your_move")
+    path = reverse("correspondence:unsubscribe", kwargs={"token": token})
+    assert client.get(path).status_code == HTTPStatus.OK
+    assert client.post(path).status_code == HTTPStatus.OK
+    assert outbox.settings_for(users[1]).your_move == "never"
+
+
+def test_unsubscribe_one_click_post_from_a_mail_client(users, client):
+    token = outbox.unsubscribe_token(users[1], "game_over")
+    path = reverse("correspondence:unsubscribe", kwargs={"token": token})
+    client.post(path, {"List-Unsubscribe": "One-Click"})
+    assert outbox.settings_for(users[1]).game_over is False
+    assert outbox.settings_for(users[1]).your_move == "immediate"
+
+
+def test_unsubscribe_rejects_a_tampered_signature(users, client):
+    token = outbox.unsubscribe_token(users[1], "your_move")
+    forged = outbox.unsubscribe_token(users[0], "your_move").split(":")[0] + ":" + token.split(":", 1)[1]
+    for bad in (token[:-2] + ("AA" if not token.endswith("AA") else "BB"), forged):
+        path = reverse("correspondence:unsubscribe", kwargs={"token": bad})
+        assert client.post(path).status_code == HTTPStatus.BAD_REQUEST
+    assert outbox.settings_for(users[1]).your_move == "immediate"
+    assert outbox.settings_for(users[0]).your_move == "immediate"
+
+
+def test_open_games_nobody_fills_are_cancelled_after_14_days(users, commit):
+    game = services.game_create(
+        creator=users[0], kind="counter", options={}, players=2, rated=False, private=False,
+        time_per_move=timedelta(days=1),
+    )
+    with time_machine.travel(timezone.now() + timedelta(days=13)):
+        with commit():
+            outbox.sweep()
+        game.refresh_from_db()
+        assert game.is_open
+    with time_machine.travel(timezone.now() + timedelta(days=14, minutes=1)):
+        with commit():
+            outbox.sweep()
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED
+    assert [m.to for m in mail.outbox] == [[users[0].email]]
+    assert "cancelled" in mail.outbox[0].subject
+
+
+def test_settings_page_saves_choices(users, client):
+    client.force_login(users[0])
+    path = reverse("correspondence:settings")
+    assert client.get(path).status_code == HTTPStatus.OK
+    response = client.post(path, {"your_move": "digest", "game_over": "on"})
+    assert response.status_code == HTTPStatus.FOUND
+    prefs = outbox.settings_for(users[0])
+    assert prefs.your_move == "digest" and prefs.game_over and not prefs.game_started
