@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
-from games.engine.dominion.cards import CARDS
+from games.engine.dominion.cards import CARD_TEXT, CARDS
 
 
 def card_name(name: str, language: str | None = None) -> str:
@@ -27,12 +27,29 @@ def card_name(name: str, language: str | None = None) -> str:
     card = CARDS.get(name)
     if card is None:
         return name
-    lang = (language or get_language() or "en").lower()
-    if lang.startswith("zh-hant") or lang in ("zh-tw", "zh-hk"):
+    key = _language_key(language)
+    if key == "zh-hant":
         return card.zh_hant
-    if lang.startswith("zh-hans") or lang in ("zh-cn", "zh-sg", "zh"):
+    if key == "zh-hans":
         return card.zh_hans
     return card.name
+
+
+def _language_key(language: str | None) -> str:
+    lang = (language or get_language() or "en").lower()
+    if lang.startswith("zh-hant") or lang in ("zh-tw", "zh-hk"):
+        return "zh-hant"
+    if lang.startswith("zh-hans") or lang in ("zh-cn", "zh-sg", "zh"):
+        return "zh-hans"
+    return "en"
+
+
+def card_text(name: str, language: str | None = None) -> str:
+    """Return a Dominion card's text in ``language`` (default: the active one)."""
+    card = CARDS.get(name)
+    if card is None:
+        return ""
+    return CARD_TEXT.get(_language_key(language), {}).get(name, card.text)
 
 
 def card_list(cards: Sequence[str]) -> str:
@@ -85,8 +102,11 @@ def _dominion(event: dict[str, Any], who: str) -> str:
     if kind == "shuffle":
         return _("%(who)s shuffles.") % {"who": who}
     if kind == "deck_to_discard":
-        return ngettext("%(who)s puts their deck (%(n)d card) into the discard pile.",
-                        "%(who)s puts their deck (%(n)d cards) into the discard pile.", count) % {"who": who, "n": count}
+        return ngettext(
+            "%(who)s puts their deck (%(n)d card) into the discard pile.",
+            "%(who)s puts their deck (%(n)d cards) into the discard pile.",
+            count,
+        ) % {"who": who, "n": count}
     if kind == "start_turn":
         return _("Turn %(n)d of %(who)s.") % {"who": who, "n": event.get("turn", 0)}
     if kind == "end_turn":

@@ -9,6 +9,7 @@ from django import template
 from games.engine.dominion.cards import CARDS
 from games.eventtext import card_list as _card_list
 from games.eventtext import card_name as _card_name
+from games.eventtext import card_text as _card_text
 
 register = template.Library()
 
@@ -34,9 +35,8 @@ def card_cost(name: str) -> int | str:
 
 @register.filter
 def card_text(name: str) -> str:
-    """A card's first-edition text (English)."""
-    card = CARDS.get(name)
-    return card.text if card else ""
+    """A card's first-edition text in the active language."""
+    return _card_text(name)
 
 
 @register.filter
@@ -63,7 +63,7 @@ def card(name: str, count: Any = None, plain: bool = False) -> str:
     data = CARDS.get(name)
     label = _card_name(name)
     cost = data.cost if data else ""
-    text = data.text if data else ""
+    text = _card_text(name)
     classes = card_class(name) + (" card-empty" if count == 0 else "")
     count_html = (
         format_html('<span class="card-count" aria-label="{}">{}</span>', _("%(n)s left") % {"n": count}, count)
