@@ -142,13 +142,24 @@ def rating_ranks(seats: Sequence[Seat]) -> list[int]:
     """Return the rank each seat is rated with, in the order of ``seats``.
 
     Seats that finished keep the engine's order, re-ranked among themselves
-    in competition style (ties share a rank: 1, 1, 3); forfeited seats all
-    share the rank after the last of them, whatever the engine said (a
-    player who timed out in a winning position still loses).
+    in competition style (ties share a rank: 1, 1, 3). Forfeited seats come
+    after all of them whatever the engine said (a player who timed out in a
+    winning position still loses), in the order of their own ``rank`` among
+    themselves (``games.autoplay`` ranks the seat that timed out last
+    first); forfeited seats without a rank share the very last place.
     """
     finished = [s.rank for s in seats if not s.forfeited]
-    last = len(finished) + 1
-    return [last if s.forfeited else 1 + sum(1 for r in finished if r < s.rank) for s in seats]
+    forfeits = [s.rank for s in seats if s.forfeited and s.rank is not None]
+    after = len(finished) + 1
+
+    def rank(seat: Seat) -> int:
+        if not seat.forfeited:
+            return 1 + sum(1 for r in finished if r < seat.rank)
+        if seat.rank is None:
+            return after + len(forfeits)
+        return after + sum(1 for r in forfeits if r < seat.rank)
+
+    return [rank(s) for s in seats]
 
 
 @dataclass(frozen=True, slots=True)

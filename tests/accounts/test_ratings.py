@@ -115,13 +115,14 @@ def test_forfeits_are_ranked_last_whatever_the_engine_said():
     # Seat 0 timed out while leading; seat 3 resigned.
     game = finished_game(users, [1, 2, 2, 4], finished=T0, forfeited=(0, 3))
     seats = list(game.seats.order_by("position"))
-    assert rating_ranks(seats) == [3, 1, 1, 3]
+    # Both forfeits after the two who finished; between them, their own order.
+    assert rating_ranks(seats) == [3, 1, 1, 4]
     rating_update(game=game)
     got = changes_by_user(game)
     assert got[users[0].pk].rank == 3
-    assert got[users[0].pk].delta < 0 < got[users[1].pk].delta
+    assert got[users[3].pk].mu_after < got[users[0].pk].mu_after < 25.0 < got[users[1].pk].mu_after
     m = fresh_model()
-    expected = m.rate([[m.rating()] for _ in users], ranks=[3, 1, 1, 3])
+    expected = m.rate([[m.rating()] for _ in users], ranks=[3, 1, 1, 4])
     assert got[users[0].pk].mu_after == pytest.approx(expected[0][0].mu, abs=1e-12)
 
 
@@ -270,6 +271,14 @@ def test_the_management_command_checks_and_writes(capsys):
     RatingChange.objects.filter(pk=RatingChange.objects.first().pk).update(display_after=1)
     with pytest.raises(SystemExit):
         call_command("recompute_ratings")
+
+
+def test_forfeited_seats_without_a_rank_share_the_last_place():
+    users = UserFactory.create_batch(4)
+    game = finished_game(users, [1, 2, 3, 4], finished=T0, forfeited=(0, 1))
+    game.seats.filter(position__in=[0, 1]).update(rank=None)
+    assert rating_ranks(list(game.seats.order_by("position"))) == [3, 3, 1, 2]
+    assert {rc.rank for rc in rating_update(game=game)} == {1, 2, 3}
 
 
 def test_a_forfeited_seat_played_out_by_a_bot_still_counts_for_its_player():
