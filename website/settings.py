@@ -11,7 +11,9 @@ off), ``ALLOWED_HOSTS`` (comma-separated), ``DATABASE_URL`` (default: SQLite
 in ``var/``), ``REDIS_URL`` (cache and Celery broker; unset: in-process
 cache and eager Celery), ``EMAIL_URL`` (``console:``, ``smtp://user:pass@host:587``,
 ``smtp+ssl://...``, ``locmem:``; default console), ``DEFAULT_FROM_EMAIL``,
-``SITE_URL``.
+``SITE_URL``. The production and operations variables (HTTPS, HSTS,
+cookies, rate limits, database pooling, logs) are read, and explained, in
+the "Production" block below; docs/scaling.md shows them in use.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
 
 import dj_database_url
 from celery.schedules import crontab
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -77,6 +80,13 @@ def envlist(name: str, default: list[str]) -> list[str]:
     if value is None:
         return default
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def redis_other_db(url: str) -> str:
+    """Return the Redis URL ``url`` with the next database number (``/1`` -> ``/2``, none -> ``/1``)."""
+    parts = urlsplit(url)
+    path = parts.path.strip("/")
+    return urlunsplit(parts._replace(path=f"/{int(path) + 1 if path.isdigit() else 1}"))
 
 
 def email_config(url: str) -> dict[str, object]:
@@ -142,10 +152,14 @@ INSTALLED_APPS = [
     "games",
     "correspondence",
     "ratings",
+    "ops",
 ]
 
 MIDDLEWARE = [
+    # First, so the one log line per request times everything below it.
+    "ops.middleware.request_log",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -158,6 +172,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # After authentication: moves are limited per user, sign-in and sign-up per address.
+    "ops.middleware.RateLimitMiddleware",
     # Last, as django-axes asks: it turns a lockout into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -185,7 +201,8 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.parse(
         envstr("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'herald.sqlite3'}",
-        conn_max_age=envint("CONN_MAX_AGE", 0),
+        conn_max_age=envint("CONN_MAX_AGE", 0 if DEBUG else 60),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -206,7 +223,8 @@ TESTING = "pytest" in sys.modules or sys.argv[1:2] == ["test"]
 REDIS_URL = envstr("REDIS_URL")
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
-    CELERY_BROKER_URL = REDIS_URL
+    # Its own database, so flushing the cache never drops queued tasks.
+    CELERY_BROKER_URL = envstr("CELERY_BROKER_URL") or redis_other_db(REDIS_URL)
     CELERY_TASK_ALWAYS_EAGER = envbool("CELERY_TASK_ALWAYS_EAGER", TESTING)
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "herald"}}
@@ -309,9 +327,76 @@ STORAGES = {
     },
 }
 
-SESSION_COOKIE_SECURE = not DEBUG
-CSRF_COOKIE_SECURE = not DEBUG
+# Production (ops): HTTPS only, HSTS, cookies, security headers. Each default
+# follows DEBUG and can be overridden by its variable; `check --deploy` passes
+# with DEBUG off and a real SECRET_KEY.
+SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", not DEBUG)
+# Load balancers probe over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]
+if envbool("SECURE_PROXY_SSL_HEADER", False):
+    # Only behind a proxy that sets X-Forwarded-Proto itself (overwriting what clients send).
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 0 if DEBUG else 365 * 24 * 3600)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+# The header alone enrols nobody: submitting the domain to the preload list does.
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", True)
 SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", not DEBUG)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+# No script reads the CSRF cookie: pages send the token in a form field or in
+# the X-CSRFToken header that base.html gives every htmx request.
+CSRF_COOKIE_HTTPONLY = True
+CSRF_COOKIE_SAMESITE = "Lax"
+# django-csp: only the site's own scripts and styles (htmx is served from
+# static/, no inline script or style attribute), no framing, forms post here only.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "form-action": [SELF],
+        "base-uri": [SELF],
+        "object-src": [NONE],
+        "frame-ancestors": [NONE],
+    },
+}
+
+if envbool("DATABASE_POOL", False) and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # psycopg's connection pool in each process, instead of one persistent
+    # connection per process (Django requires CONN_MAX_AGE 0 with a pool).
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": envint("DATABASE_POOL_MIN", 1),
+        "max_size": envint("DATABASE_POOL_MAX", 4),
+        "timeout": 10,
+    }
+
+# Rate limits (ops.middleware.RateLimitMiddleware, django-ratelimit counters in
+# the cache): URL name -> (key, rate), POSTs only. Chat has its own per-user
+# limit in games.services; failed sign-ins are also limited by django-axes.
+RATELIMIT_ENABLE = envbool("RATELIMIT_ENABLE", not TESTING)
+#: Behind a proxy: the header holding the client address, e.g. HTTP_X_REAL_IP.
+RATELIMIT_IP_META_KEY = envstr("RATELIMIT_IP_META_KEY") or None
+HERALD_RATE_LIMITS = {
+    "account_login": ("ip", envstr("RATE_LIMIT_LOGIN", "10/m")),
+    "account_signup": ("ip", envstr("RATE_LIMIT_SIGNUP", "10/h")),
+    "account_reset_password": ("ip", envstr("RATE_LIMIT_PASSWORD_RESET", "5/h")),
+    "games:move": ("user_or_ip", envstr("RATE_LIMIT_MOVE", "60/m")),
+}
+
+#: The Celery heartbeat (ops.tasks.heartbeat): beat queues it this often, and
+#: /health/ fails once the last stamp is older than HERALD_HEARTBEAT_MAX_AGE seconds.
+HERALD_HEARTBEAT_EVERY = 30
+HERALD_HEARTBEAT_MAX_AGE = envint("HERALD_HEARTBEAT_MAX_AGE", 180)
+HERALD_HEALTH_BROKER_TIMEOUT = 2
 
 #: Chat: at most this many messages per user in CHAT_RATE_WINDOW seconds.
 CHAT_RATE_LIMIT = envint("CHAT_RATE_LIMIT", 5)
@@ -333,10 +418,21 @@ RATING_PROVISIONAL_GAMES = 5
 #: The leaderboard hides players with no rated game for this many days.
 RATING_INACTIVE_DAYS = 90
 
+#: "json" (one JSON object per line, the default with DEBUG off) or "text".
+LOG_FORMAT = envstr("LOG_FORMAT") or ("text" if DEBUG else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"json": {"()": "ops.logs.JsonFormatter"}, "text": {"()": "ops.logs.TextFormatter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "INFO"}},
+    "loggers": {
+        "django.db.backends": {"level": "INFO"},
+        # herald.request already has a line for every request; keep Django's
+        # own only for errors (500s, with their traceback).
+        "django.request": {"level": "ERROR"},
+        # herald.task logs each task once, and failures with their traceback.
+        "celery.app.trace": {"level": "CRITICAL"},
+    },
 }
+CELERY_BEAT_SCHEDULE["heartbeat"] = {"task": "ops.tasks.heartbeat", "schedule": float(HERALD_HEARTBEAT_EVERY)}

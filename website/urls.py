@@ -11,6 +11,7 @@ urlpatterns = [
     path("", include("ratings.urls")),
     path("accounts/", include("allauth.urls")),
     path("", include("correspondence.urls")),
+    path("", include("ops.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

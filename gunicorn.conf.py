@@ -1,0 +1,28 @@
+"""gunicorn settings for Herald's web process, from the environment.
+
+``HOST`` and ``PORT`` (default 127.0.0.1:8000: put a proxy or load balancer
+in front, or set HOST=0.0.0.0), ``WEB_CONCURRENCY`` (worker processes,
+default 2 per core + 1), ``WEB_THREADS`` (threads per worker, default 1:
+sync workers). Gunicorn reads this file from the working directory by
+itself; ``GUNICORN_CMD_ARGS`` can still override any of it.
+"""
+
+from __future__ import annotations
+
+import os
+
+bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
+workers = int(os.environ.get("WEB_CONCURRENCY", 2 * (os.cpu_count() or 1) + 1))
+threads = int(os.environ.get("WEB_THREADS", "1"))
+# Every request is short (a move is a few milliseconds); a slower one is stuck.
+timeout = 30
+graceful_timeout = 20
+keepalive = 5
+# Recycle workers now and then, so slow memory growth never adds up.
+max_requests = 5000
+max_requests_jitter = 500
+# Load the site once before forking: faster starts, shared memory pages.
+preload_app = True
+# Each request is logged once, by ops.middleware.request_log, as structured JSON.
+accesslog = None
+errorlog = "-"

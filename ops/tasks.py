@@ -1,0 +1,24 @@
+"""The heartbeat task that ``/health/`` and the staff page read.
+
+Beat queues it every ``HERALD_HEARTBEAT_EVERY`` seconds (``CELERY_BEAT_SCHEDULE``);
+a worker runs it and stamps the time, so a fresh stamp means beat, the
+broker, a worker and the database all work.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.utils import timezone
+
+#: The Heartbeat row this task stamps.
+HEARTBEAT_NAME = "celery"
+
+
+@shared_task(ignore_result=True, expires=120)
+def heartbeat() -> str:
+    """Stamp the current time (UTC) on the ``celery`` heartbeat; return it in ISO 8601."""
+    from ops.models import Heartbeat
+
+    now = timezone.now()
+    Heartbeat.objects.update_or_create(name=HEARTBEAT_NAME, defaults={"stamped": now})
+    return now.isoformat()

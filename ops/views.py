@@ -1,0 +1,40 @@
+"""``/health/`` for load balancers and monitors, and ``/ops/stats/`` for staff."""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from ops import health, selectors
+
+
+@never_cache
+@require_GET
+def health_view(request: HttpRequest) -> HttpResponse:
+    """200 when the database, the cache, the broker and the Celery heartbeat are fine, else 503.
+
+    The body names each check and its state (``{"status": "ok", "checks":
+    {"database": "ok", ...}}``) and nothing else: no versions, hosts or
+    error messages, since anyone may ask. Needs no session or sign-in.
+    """
+    checks = health.run_checks()
+    healthy = all(state == health.OK for state in checks.values())
+    return JsonResponse(
+        {"status": "ok" if healthy else "failing", "checks": checks},
+        status=HTTPStatus.OK if healthy else HTTPStatus.SERVICE_UNAVAILABLE,
+    )
+
+
+@login_required
+@require_GET
+def stats(request: HttpRequest) -> HttpResponse:
+    """The staff page: games running, moves per hour and day, the outbox, overdue decisions, the heartbeat."""
+    if not request.user.is_staff:
+        raise PermissionDenied
+    return render(request, "ops/stats.html", {"stats": selectors.site_stats()})

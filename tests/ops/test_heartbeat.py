@@ -1,0 +1,35 @@
+"""The heartbeat task stamps the time; beat schedules it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import time_machine
+from django.conf import settings
+
+from ops.health import heartbeat_age
+from ops.models import Heartbeat
+from ops.tasks import HEARTBEAT_NAME, heartbeat
+from website.celery import app
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_stamps_the_time():
+    moment = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+    with time_machine.travel(moment, tick=False):
+        heartbeat.delay()
+    assert Heartbeat.objects.get(name=HEARTBEAT_NAME).stamped == moment
+    with time_machine.travel(moment + timedelta(seconds=90), tick=False):
+        heartbeat()
+        assert heartbeat_age() == timedelta(0)
+    assert Heartbeat.objects.count() == 1
+    with time_machine.travel(moment + timedelta(seconds=150), tick=False):
+        assert heartbeat_age() == timedelta(seconds=60)
+
+
+def test_beat_runs_it_more_often_than_health_allows_it_to_age():
+    entry = settings.CELERY_BEAT_SCHEDULE["heartbeat"]
+    assert entry["task"] == "ops.tasks.heartbeat" in app.tasks
+    assert entry["schedule"] * 3 <= settings.HERALD_HEARTBEAT_MAX_AGE
