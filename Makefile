@@ -23,10 +23,26 @@ messages: install
 	@if find . -path ./$(VENV) -prune -o -name '*.po' -print -quit | grep -q .; then \
 		$(BIN)/python manage.py compilemessages --ignore=$(VENV) -v0; fi
 
+# With Redis (REDIS_URL, or one answering on 127.0.0.1:6379) a Celery worker
+# and beat run beside the web server and stop with it; without, tasks run
+# inline and the timeout sweep runs from lobby and game page requests.
 run: install messages
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py seed_demo
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	@if [ -z "$$REDIS_URL" ] && $(BIN)/python -c 'import redis; redis.Redis(socket_connect_timeout=1).ping()' 2>/dev/null; then \
+		REDIS_URL=redis://127.0.0.1:6379/1; fi; \
+	if [ -n "$$REDIS_URL" ]; then \
+		export REDIS_URL; mkdir -p var; \
+		echo "Redis at $$REDIS_URL: starting a Celery worker and beat beside the web server."; \
+		$(BIN)/celery -A website worker -l info --concurrency 2 & worker=$$!; \
+		$(BIN)/celery -A website beat -l info --schedule var/celerybeat-schedule & beat=$$!; \
+		trap 'kill $$worker $$beat 2>/dev/null' EXIT INT TERM; \
+		$(BIN)/python manage.py runserver 127.0.0.1:8000; \
+	else \
+		echo "No Redis (set REDIS_URL, or start redis-server on 127.0.0.1:6379): tasks run inline,"; \
+		echo "and the timeout sweep runs from lobby and game page requests."; \
+		$(BIN)/python manage.py runserver 127.0.0.1:8000; \
+	fi
 
 test: install messages
 	$(BIN)/python -m pytest

@@ -24,7 +24,7 @@ from games.models import Game
 from tests.conftest import skip_missing_service
 from tests.factories import UserFactory
 
-WORKER_REDIS_DB = 2
+WORKER_REDIS_DB = 9
 
 
 @pytest.fixture(autouse=True)
@@ -112,17 +112,33 @@ def redis_url() -> str | None:
     return url
 
 
+def use_broker(url: str) -> None:
+    """Point the site's Celery app at ``url``, dropping every pooled connection and producer."""
+    from website.celery import app
+
+    app.conf.broker_url = url
+    # Drop (not close) the pools: kombu keeps producer pools per connection
+    # globally, and a closed one would be handed out again.
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
 @pytest.fixture
 def celery_worker_on_redis(transactional_db: None) -> Iterator[object]:
-    """A real Celery worker thread consuming from this machine's Redis (database 2).
+    """A real Celery worker thread consuming from this machine's Redis (database 9), on PostgreSQL.
 
     The site's Celery app is pointed at that broker and made non-eager for
     the test, then restored.
     """
     from celery.contrib.testing.worker import start_worker
+    from django.db import connection
 
     from website.celery import app
 
+    if connection.vendor != "postgresql":
+        # SQLite's shared in-memory test database locks whole tables between
+        # threads (no busy timeout), so a worker thread beside the test fails.
+        skip_missing_service("PostgreSQL (set DATABASE_URL) for the Celery worker tests")
     url = redis_url()
     if url is None:
         skip_missing_service("Redis on 127.0.0.1:6379 (or REDIS_URL) for the Celery worker tests")
@@ -130,13 +146,11 @@ def celery_worker_on_redis(transactional_db: None) -> Iterator[object]:
 
     redis.Redis.from_url(url).flushdb()
     saved = {k: app.conf[k] for k in ("broker_url", "task_always_eager", "result_backend")}
-    app.conf.update(broker_url=url, task_always_eager=False, result_backend=None)
-    app.pool.force_close_all()
-    app._pool = None
+    app.conf.update(task_always_eager=False, result_backend=None)
+    use_broker(url)
     try:
         with start_worker(app, pool="solo", concurrency=1, perform_ping_check=False, shutdown_timeout=10) as worker:
             yield worker
     finally:
         app.conf.update(saved)
-        app.pool.force_close_all()
-        app._pool = None
+        use_broker(saved["broker_url"])

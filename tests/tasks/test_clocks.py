@@ -190,8 +190,14 @@ def test_a_lost_bot_task_is_retried_by_the_sweep(users, commit):
 def test_games_with_bots_from_the_start_are_never_rated(users):
     with pytest.raises(services.InvalidOptions):
         services.game_create(
-            creator=users[0], kind="counter", options={}, players=2, rated=True, private=False,
-            time_per_move=DAY, bots=["first"],
+            creator=users[0],
+            kind="counter",
+            options={},
+            players=2,
+            rated=True,
+            private=False,
+            time_per_move=DAY,
+            bots=["first"],
         )
 
 

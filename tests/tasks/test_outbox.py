@@ -43,7 +43,12 @@ def test_a_move_sends_exactly_one_email_to_the_next_player(users, commit):
 def test_the_start_tells_everyone_and_the_end_gives_the_result(users, commit):
     with commit():
         game = services.game_create(
-            creator=users[0], kind="counter", options={}, players=2, rated=False, private=False,
+            creator=users[0],
+            kind="counter",
+            options={},
+            players=2,
+            rated=False,
+            private=False,
             time_per_move=timedelta(days=1),
         )
         services.game_join(game_id=game.pk, user=users[1])
@@ -191,7 +196,12 @@ def test_unsubscribe_rejects_a_tampered_signature(users, client):
 
 def test_open_games_nobody_fills_are_cancelled_after_14_days(users, commit):
     game = services.game_create(
-        creator=users[0], kind="counter", options={}, players=2, rated=False, private=False,
+        creator=users[0],
+        kind="counter",
+        options={},
+        players=2,
+        rated=False,
+        private=False,
         time_per_move=timedelta(days=1),
     )
     with time_machine.travel(timezone.now() + timedelta(days=13)):
@@ -199,9 +209,8 @@ def test_open_games_nobody_fills_are_cancelled_after_14_days(users, commit):
             outbox.sweep()
         game.refresh_from_db()
         assert game.is_open
-    with time_machine.travel(timezone.now() + timedelta(days=14, minutes=1)):
-        with commit():
-            outbox.sweep()
+    with time_machine.travel(timezone.now() + timedelta(days=14, minutes=1)), commit():
+        outbox.sweep()
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED
     assert [m.to for m in mail.outbox] == [[users[0].email]]
