@@ -354,9 +354,16 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     if not live_changed and not chat_changed:
         return HttpResponse(status=HTTPStatus.NO_CONTENT)
     context = _game_context(request, game, seat)
+    chat_part = render_to_string("games/game.html#chat_messages", {**context, "oob": True}, request=request)
+    if not live_changed:
+        # Only the chat changed: swap it out of band and leave the board alone, so
+        # a move being built on the page (a Domaine draft) is not wiped.
+        response = HttpResponse(chat_part)
+        response["HX-Reswap"] = "none"
+        return response
     parts = [render_to_string("games/game.html#live", context, request=request)]
     if chat_changed:
-        parts.append(render_to_string("games/game.html#chat_messages", {**context, "oob": True}, request=request))
+        parts.append(chat_part)
     return HttpResponse("".join(parts))
 
 

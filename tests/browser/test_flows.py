@@ -28,7 +28,7 @@ def test_moves_and_chat_with_htmx(browser, live_server):
     assert "Your move." in page.inner_text("#game-status")
     page.get_by_role("button", name="add 2", exact=True).click()
     page.wait_for_selector("#game-log li")
-    assert "add n=2" in page.inner_text("#game-log")
+    assert "add (n=2" in page.inner_text("#game-log")
     assert "Your move." not in page.inner_text("#game-status")
     game.refresh_from_db()
     assert game.last_seq == 1
@@ -60,5 +60,5 @@ def test_moves_work_without_javascript(browser, live_server):
     page.click("#game-board button >> nth=0")
     page.wait_for_load_state()
     assert page.url.rstrip("/").endswith(f"/games/{game.pk}")
-    assert "add n=1" in page.inner_text("#game-log")
+    assert "add (n=1" in page.inner_text("#game-log")
     context.close()

@@ -523,3 +523,16 @@ def test_unchanged_poll_is_cheap(client, game, django_assert_max_num_queries):
     with django_assert_max_num_queries(6):
         response = client.get(url("poll", game), {"seq": 0, "v": cursor}, **HX)
     assert response.status_code == HTTPStatus.NO_CONTENT
+
+
+def test_a_chat_only_poll_leaves_the_board_alone(client, game, player):
+    """A poll that finds only new chat swaps the chat out of band and not the live region."""
+    client.force_login(player)
+    services.chat_post(game_id=game.pk, user=player, text="hello there")
+    response = client.get(url("poll", game), {"seq": game.last_seq, "v": f"{game.status}.2", "chat": 0},
+                          HTTP_HX_REQUEST="true")
+    body = response.content.decode()
+    assert response.status_code == HTTPStatus.OK
+    assert response["HX-Reswap"] == "none"
+    assert "hello there" in body and 'id="game-live"' not in body
+    assert 'id="chat-cursor"' in body and 'hx-swap-oob="true"' in body
