@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET
 
 from games import services
 from games.engine.registry import get_engine
+from games.i18n import refusal_text
 from games.views import MAX_MOVE_BYTES, AuthenticatedHttpRequest, _game_context, get_game_for_player
 
 #: The acts a draft can build; sells and takes are single clicks posted directly.
@@ -158,7 +159,7 @@ def domaine_draft(request: AuthenticatedHttpRequest, game_id: int) -> HttpRespon
             # drop it rather than answer 500, as the move service does for such moves.
             error, status, draft, targets = _("That move cannot be read."), HTTPStatus.BAD_REQUEST, None, None
         except services.IllegalMove as exc:
-            error, status, targets = exc.reason, HTTPStatus.UNPROCESSABLE_ENTITY, None
+            error, status, targets = refusal_text(exc.reason, exc.code), HTTPStatus.UNPROCESSABLE_ENTITY, None
     context = _game_context(request, game, seat)
     context.update(
         {

@@ -31,6 +31,7 @@ from correspondence import services as correspondence
 from games import selectors, services
 from games.engine.registry import get_engine
 from games.forms import GAME_FORMS, ChatForm
+from games.i18n import refusal_text
 from games.models import ChatMessage, Game, Seat
 
 if TYPE_CHECKING:
@@ -318,7 +319,7 @@ def game_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
             return redirect("games:detail", game_id=game_id)
         return _render_live(request, game_id, error=message, status=HTTPStatus.CONFLICT)
     except services.IllegalMove as exc:
-        return _refused(request, game_id, exc.reason, HTTPStatus.UNPROCESSABLE_ENTITY)
+        return _refused(request, game_id, refusal_text(exc.reason, exc.code), HTTPStatus.UNPROCESSABLE_ENTITY)
     except services.NotYourMove as exc:
         return _refused(request, game_id, str(exc), HTTPStatus.FORBIDDEN)
     except (services.GameNotActive, services.LockTimeout) as exc:

@@ -34,3 +34,27 @@ def time_control(delta: Any) -> str:
     from games.forms import time_control_label
 
     return time_control_label(delta)
+
+
+@register.filter
+def game_name(kind: str) -> str:
+    """Return the name of a game kind in the active language ("dominion" -> "Dominion" / "皇輿爭霸")."""
+    from games.i18n import game_name as _game_name
+
+    return _game_name(kind)
+
+
+@register.filter
+def game_title(game: Any) -> str:
+    """Return a game's title in the active language ("Dominion #12")."""
+    from games.i18n import game_title as _game_title
+
+    return _game_title(game)
+
+
+@register.filter
+def name_list(seats: Any) -> str:
+    """Return the names of seats (or anything with ``name``) joined with the language's separator."""
+    from games.i18n import name_list as _name_list
+
+    return _name_list(getattr(s, "name", s) for s in seats or [])
