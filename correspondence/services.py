@@ -34,6 +34,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from correspondence.models import Notification, NotificationSettings, Vacation
 from games.models import Game, Seat
@@ -258,7 +259,9 @@ def _still_your_move(n: Notification) -> bool:
 
 
 def _game_title(game: Game) -> str:
-    return f"{game.kind.capitalize()} #{game.pk}"
+    from games.i18n import game_title
+
+    return game_title(game)
 
 
 def _absolute(path: str) -> str:
@@ -286,7 +289,7 @@ def _content_lines(n: Notification) -> dict[str, Any]:
     title = _game_title(game)
     seats = list(game.seats.select_related("user").order_by("position"))
     mine = next((s for s in seats if s.user_id == n.user_id), None)
-    others = ", ".join(str(s.name) for s in seats if s.user_id != n.user_id)
+    others = _(", ").join(str(s.name) for s in seats if s.user_id != n.user_id)
     lines: list[str] = []
     if n.kind == Kind.YOUR_MOVE:
         subject = _("Your move in %(game)s") % {"game": title}
@@ -318,7 +321,7 @@ def _content_lines(n: Notification) -> dict[str, Any]:
         late = next((s for s in seats if s.position == n.data.get("position")), None)
         name = late.user.shown_name if late and late.user_id else "?"
         subject = _("%(name)s ran out of time in %(game)s") % {"name": name, "game": title}
-        lines.append(subject + ".")
+        lines.append(_("%(name)s ran out of time in %(game)s.") % {"name": name, "game": title})
         if n.data.get("game_over"):
             lines.append(_("The game is over."))
         else:
@@ -401,9 +404,10 @@ def digest_send(*, user_id: int) -> bool:
         with translation.override(user.language or settings.LANGUAGE_CODE):
             games = sorted({(_game_title(n.game), _absolute(n.game.get_absolute_url())) for n in live})
             content = {
-                "subject": _("%(n)d games are waiting for your move") % {"n": len(games)}
-                if len(games) > 1
-                else _("A game is waiting for your move"),
+                "subject": ngettext(
+                    "A game is waiting for your move", "%(n)d games are waiting for your move", len(games)
+                )
+                % {"n": len(games)},
                 "lines": [_("These games are waiting for your move:")],
                 "games": games,
             }
