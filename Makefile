@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench install lint messages clean
+.PHONY: run serve test bench bench-load install lint messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,16 @@ run: install messages
 		$(BIN)/python manage.py runserver 127.0.0.1:8000; \
 	fi
 
+# Production-like: gunicorn, a Celery worker and beat (Procfile, via honcho),
+# DEBUG off unless set; SECRET_KEY, DATABASE_URL, REDIS_URL and ALLOWED_HOSTS
+# come from the environment (see website/settings.py and docs/scaling.md).
+serve: export DEBUG ?= 0
+serve: install messages
+	$(BIN)/python manage.py check --deploy --fail-level WARNING
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py collectstatic --no-input -v0
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start -f Procfile
+
 test: install messages
 	$(BIN)/python -m pytest
 
@@ -56,6 +66,13 @@ bench: install
 		[ -e "$$script" ] || continue; found=1; \
 		echo "== $$script"; $(BIN)/python "$$script"; \
 	done; [ $$found = 1 ] || echo "no bench/*.py scripts yet"
+
+# Seeds the herald_load PostgreSQL database (once) and runs a bounded load test
+# on loopback against gunicorn; see docs/scaling.md. LOAD_ARGS passes options
+# to bench/load/run.py (e.g. LOAD_ARGS="--users 32 --time 60 --seed-if-missing").
+bench-load: install
+	$(BIN)/python -m pip install --quiet -e ".[load]"
+	$(BIN)/python bench/load/run.py $(or $(LOAD_ARGS),--seed-if-missing)
 
 clean:
 	rm -rf $(VENV) .pytest_cache staticfiles

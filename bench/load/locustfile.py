@@ -1,0 +1,100 @@
+"""Locust users for Herald's load run: browse the lobby, open games, poll, move.
+
+Started by ``bench/load/run.py``, which passes the host and, in
+``HERALD_LOAD_SESSIONS``, a JSON file of signed-in sessions (one per seeded
+active user). Every request carries ``X-Forwarded-Proto: https`` and a
+matching Origin, as a TLS-terminating proxy would, so the site runs with its
+production settings (HTTPS redirect, secure cookies, CSRF origin checks).
+
+Each simulated user signs in as a different seeded player and, in a loop
+with a short think time: looks at the lobby, opens one of their games, polls
+it as the page does every 5 s, and when it is their move, makes one (the
+End Action phase / End turn buttons the page offers, as a player who only
+passes would). ``/bench/bare/`` is requested now and then as the baseline.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import random
+import re
+from pathlib import Path
+
+from locust import FastHttpUser, between, task
+
+SESSIONS = json.loads(Path(os.environ["HERALD_LOAD_SESSIONS"]).read_text())
+_next = itertools.count()
+CSRF = "loadtestcsrftokenloadtestcsrftok"  # any 32 letters: Django compares cookie and header
+
+GAME_LINK = re.compile(r'href="/games/(\d+)/"')
+POLL = re.compile(r'hx-get="(/games/\d+/poll\?[^"]+)"')
+SEQ = re.compile(r'name="seq" value="(\d+)"')
+PASS_ACT = re.compile(r'name="act" value="(end_actions|end_turn)"')
+
+
+class Player(FastHttpUser):
+    """One signed-in player."""
+
+    wait_time = between(0.5, 1.5)
+
+    def on_start(self) -> None:
+        """Take the next seeded session; set the cookies and proxy headers every request sends."""
+        me = SESSIONS[next(_next) % len(SESSIONS)]
+        host = self.host.split("://", 1)[1]
+        self.headers = {
+            "Cookie": f"sessionid={me['session']}; csrftoken={CSRF}",
+            "X-Forwarded-Proto": "https",
+            "Origin": f"https://{host}",
+            "Referer": f"https://{host}/",
+        }
+        self.my_games: list[int] = []
+        self.rng = random.Random(me["user_id"])
+        self.lobby()
+
+    def get(self, path: str, name: str):
+        """GET ``path`` with this player's cookies, reported under ``name``."""
+        return self.client.get(path, headers=self.headers, name=name)
+
+    @task(2)
+    def lobby(self) -> None:
+        """The lobby: open games, your move, your other games, recent results."""
+        response = self.get("/", "lobby")
+        if response.status_code == 200 and response.text:
+            self.my_games = [int(g) for g in GAME_LINK.findall(response.text)] or self.my_games
+
+    @task(6)
+    def poll(self) -> None:
+        """What an open game page does every 5 s: 204 while nothing changed."""
+        if not self.my_games:
+            return
+        game = self.rng.choice(self.my_games)
+        page = self.get(f"/games/{game}/", "game page")
+        match = POLL.search(page.text or "")
+        if match:
+            url = match.group(1).replace("&amp;", "&")
+            self.client.get(url, headers={**self.headers, "HX-Request": "true"}, name="poll")
+
+    @task(3)
+    def move(self) -> None:
+        """Open a game where it is this player's move and pass (End Action phase, or End turn)."""
+        if not self.my_games:
+            return
+        game = self.rng.choice(self.my_games)
+        page = self.get(f"/games/{game}/", "game page")
+        text = page.text or ""
+        seq, act = SEQ.search(text), PASS_ACT.search(text)
+        if not (seq and act):
+            return  # not this player's move in that game
+        self.client.post(
+            f"/games/{game}/move",
+            data={"seq": seq.group(1), "act": act.group(1), "csrfmiddlewaretoken": CSRF},
+            headers={**self.headers, "HX-Request": "true", "X-CSRFToken": CSRF},
+            name="move",
+        )
+
+    @task(1)
+    def bare(self) -> None:
+        """The baseline: a bare Django view through the same middleware."""
+        self.get("/bench/bare/", "bare view")
