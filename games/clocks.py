@@ -194,12 +194,20 @@ class SeatClock:
 
 
 def seat_clocks(game: Game, now: datetime) -> list[SeatClock]:
-    """Return every seat's clock, in seat order (one query for vacations).
+    """Return every seat's clock, in seat order.
 
-    Uses ``game.seats.all()`` (prefetch it with users to save queries).
+    Uses ``game.seats.all()`` (prefetch it with users to save queries); reads
+    the vacation table only when a running deadline was pushed back.
     """
     seats = list(game.seats.all())
-    away = vacation_ends([s.user_id for s in seats], now) if game.is_active else {}
+    # A deadline further off than the seat's allowance was pushed back by a
+    # vacation: only then is the vacation table read (pages count queries).
+    shifted = [
+        s.user_id
+        for s in seats
+        if s.deadline and s.clock_started and s.deadline - s.clock_started > allowance(game, s) + timedelta(seconds=1)
+    ]
+    away = vacation_ends(shifted, now) if game.is_active and shifted else {}
     out = []
     for seat in seats:
         running = seat.deadline is not None and not seat.bot_played and game.is_active

@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 import time_machine
 from django.core import mail
+from django.urls import reverse
 from django.utils import timezone
 
 from correspondence import services as outbox
@@ -208,3 +209,15 @@ def test_the_timeout_sweep_query_uses_the_deadline_index(users):
         pytest.skip("EXPLAIN checked on PostgreSQL only")
     plan = Seat.objects.filter(deadline__lte=timezone.now(), game__status="active").explain()
     assert "seat_deadline_idx" in plan or "Seq Scan on games_seat" not in plan
+
+
+def test_the_game_page_and_lobby_show_time_left_and_who_timed_out(users, client):
+    game = new_game(users[0], users[1])
+    client.force_login(users[0])
+    page = client.get(reverse("games:detail", kwargs={"game_id": game.pk})).content.decode()
+    assert "left" in page and 'class="clocks"' in page
+    assert 'class="clocks"' in client.get(reverse("games:lobby")).content.decode()
+    with later(DAY + timedelta(minutes=1)):
+        outbox.sweep()
+    page = client.get(reverse("games:detail", kwargs={"game_id": game.pk})).content.decode()
+    assert "timed out at" in page
