@@ -225,3 +225,13 @@ def test_settings_page_saves_choices(users, client):
     assert response.status_code == HTTPStatus.FOUND
     prefs = outbox.settings_for(users[0])
     assert prefs.your_move == "digest" and prefs.game_over and not prefs.game_started
+
+
+def test_chat_emails_only_for_those_who_asked_and_are_away(users, commit):
+    NotificationSettings.objects.create(user=users[1], chat=True)
+    game = new_game(users[0], users[1], users[2])
+    with commit():
+        services.chat_post(game_id=game.pk, user=users[0], text="your move, friend")
+        services.chat_post(game_id=game.pk, user=users[0], text="still there?")
+    assert [m.to for m in mail.outbox] == [[users[1].email]]  # one per hour, and users[2] did not ask
+    assert "your move, friend" in mail.outbox[0].body
