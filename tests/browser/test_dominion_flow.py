@@ -117,7 +117,10 @@ def test_sign_up_create_join_militia_and_play_to_the_end(browser, live_server):
             assert "discards" in page.inner_text("#game-log")
             assert page.inner_text("#game-board .turn-bar .coins") == "2"
             page.get_by_role("button", name="Play all Treasures").click()
+            # Each click answers with a fresh board (and a new position number): wait for it.
+            page.wait_for_selector("text=Play all Treasures", state="detached")
             page.get_by_role("button", name="End turn").click()
+            page.wait_for_selector("text=Your turn", state="detached", timeout=POLL_WAIT_MS)
             break
         # Wait until the move is stored before reading the next turn.
         page.wait_for_selector("text=Your turn", state="detached", timeout=POLL_WAIT_MS)
