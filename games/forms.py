@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from games.models import Game
 from games.services import TIME_CONTROLS
 
 try:  # The Dominion card data lives with the engine; the site must load without it.
@@ -23,6 +24,16 @@ except ImportError:  # pragma: no cover - only before the engine lands
 OFFERED_BOTS = ["smart", "big_money"]
 
 HUMAN = ""
+
+#: What a Fischer clock may add after each move.
+FISCHER_INCREMENTS: list[timedelta] = [
+    timedelta(hours=1),
+    timedelta(hours=4),
+    timedelta(hours=12),
+    timedelta(days=1),
+    timedelta(days=2),
+    timedelta(days=3),
+]
 
 
 def time_control_label(delta: timedelta) -> str:
@@ -54,6 +65,21 @@ class GameOptionsForm(forms.Form):
         coerce=int,
         initial=int(timedelta(days=1).total_seconds()),
     )
+    clock = forms.ChoiceField(
+        label=_("Clock"),
+        widget=forms.RadioSelect,
+        choices=Game.Clock.choices,
+        initial=Game.Clock.MOVE,
+        required=False,  # older forms and API clients leave it out: a fixed time per move
+    )
+    increment = forms.TypedChoiceField(
+        label=_("Increment per move (Fischer clock)"),
+        choices=[(int(d.total_seconds()), "") for d in FISCHER_INCREMENTS],
+        coerce=int,
+        initial=int(timedelta(days=1).total_seconds()),
+        required=False,
+        empty_value=0,
+    )
     rated = forms.TypedChoiceField(
         label=_("Rating"),
         widget=forms.RadioSelect,
@@ -76,6 +102,7 @@ class GameOptionsForm(forms.Form):
         super().__init__(*args, **kwargs)
         # Labels are built per request so they follow the active language.
         self.fields["time_per_move"].choices = [(int(d.total_seconds()), time_control_label(d)) for d in TIME_CONTROLS]
+        self.fields["increment"].choices = [(int(d.total_seconds()), time_control_label(d)) for d in FISCHER_INCREMENTS]
         bot_choices = [(HUMAN, _("A person"))] + [(name, _("Bot: %(name)s") % {"name": name}) for name in (bots or [])]
         for seat in (2, 3, 4):
             self.fields[f"seat_{seat}"] = forms.ChoiceField(
@@ -109,6 +136,10 @@ class GameOptionsForm(forms.Form):
             "private": data["visibility"] == "invite",
             "invited": data["invited"],
             "time_per_move": timedelta(seconds=data["time_per_move"]),
+            "clock": data.get("clock") or Game.Clock.MOVE,
+            "increment": timedelta(seconds=data.get("increment") or 0)
+            if data.get("clock") == Game.Clock.FISCHER
+            else timedelta(0),
             "bots": data["bots"],
         }
 

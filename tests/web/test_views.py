@@ -536,3 +536,17 @@ def test_a_chat_only_poll_leaves_the_board_alone(client, game, player):
     assert response["HX-Reswap"] == "none"
     assert "hello there" in body and 'id="game-live"' not in body
     assert 'id="chat-cursor"' in body and 'hx-swap-oob="true"' in body
+
+
+def test_create_a_game_with_a_fischer_clock(client, player):
+    """The form offers a Fischer clock: the time per move becomes the bank, plus an increment."""
+    client.force_login(player)
+    response = client.post(url("new"), {
+        "players": 2, "kingdom": "recommended", "recommended_set": "First Game",
+        "time_per_move": 7 * 86400, "clock": "fischer", "increment": 86400,
+        "rated": "casual", "visibility": "open", "invited": "",
+    })
+    assert response.status_code == HTTPStatus.FOUND
+    game = Game.objects.latest("pk")
+    assert game.clock == Game.Clock.FISCHER
+    assert game.increment.total_seconds() == 86400 and game.time_per_move.days == 7
