@@ -231,8 +231,10 @@ def notification_send(*, notification_id: int) -> bool:
 def _skip_reason(n: Notification) -> str:
     """Why ``n`` should not be sent now ("digest" to hold it for the digest), or ""."""
     user = n.user
-    if not user.is_active or not user.email:
-        return "no active user with an email address"
+    from accounts.selectors import can_receive_email  # accounts imports games, which imports this
+
+    if not user.email or not can_receive_email(user):
+        return "no active user with a verified email address"
     prefs = settings_for(user)
     if not prefs.wants(n.kind):
         return "turned off by the user"
@@ -348,6 +350,8 @@ def _message(user: User, content: dict[str, Any], kind: str) -> EmailMultiAltern
             "unsubscribe_url": unsubscribe,
             "settings_url": _absolute(reverse("correspondence:settings")),
             "kind_label": Kind(kind).label,
+            # No request here, so no i18n context processor: the HTML names its language itself.
+            "LANGUAGE_CODE": translation.get_language(),
         }
         text = render_to_string("correspondence/email/message.txt", context)
         html = render_to_string("correspondence/email/message.html", context)

@@ -235,3 +235,19 @@ def test_chat_emails_only_for_those_who_asked_and_are_away(users, commit):
         services.chat_post(game_id=game.pk, user=users[0], text="still there?")
     assert [m.to for m in mail.outbox] == [[users[1].email]]  # one per hour, and users[2] did not ask
     assert "your move, friend" in mail.outbox[0].body
+
+
+def test_no_email_but_verification_to_an_unverified_address(users, commit):
+    """Issue 5's rule: only a verified address receives game emails."""
+    from allauth.account.models import EmailAddress
+
+    game = new_game(users[0], users[1])
+    EmailAddress.objects.filter(user__in=users[:2]).update(verified=False)
+    mail.outbox.clear()
+    with commit():
+        play(game)
+    game.refresh_from_db()
+    nxt = to_move(game)
+    assert mail.outbox == []
+    row = Notification.objects.get(user=nxt, game=game, kind="your_move", seq=game.last_seq)
+    assert row.sent_at is None and "verified" in row.last_error
