@@ -121,9 +121,17 @@ _REFUSALS: list[tuple[str, str, str]] = [
         r"(?P<card>\S+) was sold this turn.*",
         gettext_noop("%(card)s was sold this turn and may not be taken back now."),
     ),
-    ("not_in_display", r"There is no (?P<card>\S+) in the display\.", gettext_noop("There is no %(card)s in the display.")),
+    (
+        "not_in_display",
+        r"There is no (?P<card>\S+) in the display\.",
+        gettext_noop("There is no %(card)s in the display."),
+    ),
     ("border_taken", rf"(?P<edge>{_EDGE}) already has a border\.", gettext_noop("%(edge)s already has a border.")),
-    ("no_markers", r"All \d+ border markers are on the board\.", gettext_noop("All the border markers are on the board.")),
+    (
+        "no_markers",
+        r"All \d+ border markers are on the board\.",
+        gettext_noop("All the border markers are on the board."),
+    ),
     (
         "no_markers",
         rf"Taking (?P<square>{_SQ}) needs (?P<n>\d+) border markers; the supply holds (?P<free>\d+)\.",
@@ -160,7 +168,11 @@ _REFUSALS: list[tuple[str, str, str]] = [
         rf"(?P<square>{_SQ}) is not next to .*",
         gettext_noop("%(square)s is not next to a castle or knight of yours without a border between them."),
     ),
-    ("no_knights", r"All (?P<n>\d+) of your knights are on the board\.", gettext_noop("All %(n)s of your knights are on the board.")),
+    (
+        "no_knights",
+        r"All (?P<n>\d+) of your knights are on the board\.",
+        gettext_noop("All %(n)s of your knights are on the board."),
+    ),
     (
         "already_in_domain",
         rf"(?P<square>{_SQ}) already belongs to the domain of the castle on (?P<castle>{_SQ})\.",
@@ -216,7 +228,8 @@ _REFUSALS: list[tuple[str, str, str]] = [
         "no_receiving_domain",
         rf"The domain of the castle on (?P<castle>{_SQ}) .*",
         gettext_noop(
-            "The domain of the castle on %(castle)s shares no edge with a domain of yours that holds one of your knights."
+            "The domain of the castle on %(castle)s shares no edge with a domain of yours "
+            "that holds one of your knights."
         ),
     ),
     (
@@ -231,6 +244,7 @@ _REFUSALS: list[tuple[str, str, str]] = [
         gettext_noop("The domains of the castles on %(a)s and %(b)s share no border."),
     ),
     ("not_a_domain", rf"(?P<square>{_SQ}) is not.*", gettext_noop("%(square)s is not the castle of a domain.")),
+    ("neutral", r".*", gettext_noop("The neutral colour makes no alliances.")),
     (
         "already_allied",
         rf"The castles on (?P<a>{_SQ}) and (?P<b>{_SQ}) are already allied\.",
