@@ -20,7 +20,8 @@ $(STAMP): pyproject.toml | $(BIN)/python
 install: $(STAMP)
 
 messages: install
-	@if find . -path ./$(VENV) -prune -o -name '*.po' -print -quit | grep -q .; then \
+	@if ! command -v msgfmt >/dev/null 2>&1; then echo "GNU gettext is missing, so the site stays in English: apt-get install gettext"; \
+	elif find . -path ./$(VENV) -prune -o -name '*.po' -print -quit | grep -q .; then \
 		$(BIN)/python manage.py compilemessages --ignore=$(VENV) -v0; fi
 
 # With Redis (REDIS_URL, or one answering on 127.0.0.1:6379) a Celery worker
