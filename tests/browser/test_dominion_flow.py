@@ -55,8 +55,11 @@ def play_a_turn_by_clicking(page, hand: list[str], coins_in_hand: int, has_milit
     if "Militia" in hand:
         page.locator("#game-board .hand button[value=Militia]").click()
         return True
-    page.get_by_role("button", name="Play all Treasures").click()
-    page.wait_for_selector("#game-board .supply button.buy")
+    treasures = page.get_by_role("button", name="Play all Treasures")
+    if treasures.count():
+        treasures.click()
+        # The answer replaces the board (and its position number); wait for it before the next click.
+        page.wait_for_selector("text=Play all Treasures", state="detached")
     want = "Militia" if coins_in_hand >= 4 and not has_militia else "Silver" if coins_in_hand >= 3 else None
     if want:
         page.locator(f"#game-board .supply button[value='{want}']").click()
