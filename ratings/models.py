@@ -55,6 +55,10 @@ class RatingChange(models.Model):
         mu_after, sigma_after: the belief after the game.
         display_before, display_after: the displayed (conservative, scaled)
             rating before and after.
+        reversed: when a moderator reversed this change (the game was
+            aborted, or its result refunded to this player), or null. A
+            reversed row is kept as the record but no longer counts: the
+            player's rating is as if they had not played the game.
     """
 
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes")
@@ -68,6 +72,7 @@ class RatingChange(models.Model):
     sigma_after = models.FloatField()
     display_before = models.IntegerField()
     display_after = models.IntegerField()
+    reversed = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["at", "pk"]

@@ -261,7 +261,7 @@ def standings(user: User, *, now: datetime) -> list[LadderStanding]:
     }
     ratings = {r.kind: r for r in Rating.objects.filter(user=user)}
     history: dict[str, list[RatingChange]] = {}
-    for c in RatingChange.objects.filter(user=user).order_by("at", "pk"):
+    for c in RatingChange.objects.filter(user=user, reversed__isnull=True).order_by("at", "pk"):
         history.setdefault(c.kind, []).append(c)
     out = []
     for kind in sorted(set(records) | set(ratings), key=lambda k: (k not in ratings, k)):
@@ -289,7 +289,7 @@ def changes_for_game(game: Game) -> dict[int, RatingChange]:
     """Return the game's rating changes by user id (empty for unrated games; one query at most)."""
     if not game.rated or game.finished is None:
         return {}
-    return {rc.user_id: rc for rc in RatingChange.objects.filter(game=game)}
+    return {rc.user_id: rc for rc in RatingChange.objects.filter(game=game, reversed__isnull=True)}
 
 
 def changes_for_games(user: User, games: list[Game] | object) -> dict[int, RatingChange]:
@@ -297,4 +297,4 @@ def changes_for_games(user: User, games: list[Game] | object) -> dict[int, Ratin
     ids = [g.pk for g in games]  # type: ignore[attr-defined]
     if not ids:
         return {}
-    return {rc.game_id: rc for rc in RatingChange.objects.filter(user=user, game_id__in=ids)}
+    return {rc.game_id: rc for rc in RatingChange.objects.filter(user=user, game_id__in=ids, reversed__isnull=True)}

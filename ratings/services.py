@@ -49,6 +49,7 @@ __all__ = [
     "inflate_sigma",
     "model",
     "rating_ranks",
+    "rating_reverse",
     "rating_update",
     "ratings_recompute",
 ]
@@ -341,12 +342,21 @@ def ratings_recompute(*, kinds: Iterable[str] | None = None, write: bool = False
     report = RecomputeReport()
     beliefs: dict[tuple[str, int], Belief] = {}
     computed: list[tuple[Game, _Change]] = []
+    # Reversed changes (see rating_reverse) are kept as a record but count for
+    # nobody: the game is still computed with every player (so the others'
+    # changes come out as they were), but a reversed player's belief skips it.
+    reversed_rows = RatingChange.objects.filter(reversed__isnull=False)
+    if kinds is not None:
+        reversed_rows = reversed_rows.filter(kind__in=list(kinds))
+    skipped = set(reversed_rows.values_list("game_id", "user_id"))
     for game, seats in _rateable_games(kinds):
         players = [
             (s.user_id, rank, beliefs.get((game.kind, s.user_id)) or Belief.new())
             for s, rank in zip(seats, rating_ranks(seats), strict=True)
         ]
         for c in _compute(players, game.finished):
+            if (game.pk, c.user_id) in skipped:
+                continue
             old = beliefs.get((game.kind, c.user_id))
             beliefs[(game.kind, c.user_id)] = Belief(
                 c.mu_after, c.sigma_after, (old.games if old else 0) + 1, game.finished
@@ -355,7 +365,7 @@ def ratings_recompute(*, kinds: Iterable[str] | None = None, write: bool = False
         report.games += 1
     report.changes = len(computed)
 
-    stored_changes = RatingChange.objects.all()
+    stored_changes = RatingChange.objects.filter(reversed__isnull=True)
     stored_ratings = Rating.objects.all()
     if kinds is not None:
         stored_changes = stored_changes.filter(kind__in=list(kinds))
@@ -393,3 +403,72 @@ def ratings_recompute(*, kinds: Iterable[str] | None = None, write: bool = False
             RatingChange.objects.bulk_create(_change_row(game, c) for game, c in computed)
         report.written = True
     return report
+
+
+def rating_reverse(*, game: Game, users: Iterable[int] | None = None) -> list[RatingChange]:
+    """Undo what ``game`` did to the ratings of ``users`` (default: every player).
+
+    Used when a moderator aborts a rated game after it was rated, or refunds
+    a game's result to the players who were cheated. Each affected
+    RatingChange is marked ``reversed`` (kept as the record) and the
+    player's Rating becomes what it would be had they not played the game:
+
+    * if the game is the player's latest counted game on that ladder (the
+      usual case: a game is aborted soon after it ends), the Rating goes
+      back to their previous counted change (or is removed if there is
+      none), which is exactly the value before the game;
+    * otherwise later games were rated from a belief that included this
+      one, so the whole ladder is replayed (``ratings_recompute`` with
+      ``write``) with every Rating row of the ladder locked, which rewrites
+      the later changes of everyone concerned.
+
+    Either way :func:`ratings_recompute` reproduces the stored values
+    afterwards. Idempotent: changes already reversed are left alone.
+
+    Args:
+        game: the rated game; its status is not changed here (the caller
+            aborts it, or leaves it finished for a refund).
+        users: user ids whose change to reverse; None for all of them.
+
+    Returns:
+        The RatingChange rows reversed now (empty if there were none).
+    """
+    from django.utils import timezone
+
+    with transaction.atomic():
+        rows = RatingChange.objects.select_for_update().filter(game=game, reversed__isnull=True)
+        if users is not None:
+            rows = rows.filter(user_id__in=list(users))
+        changes = list(rows.order_by("pk"))
+        if not changes:
+            return []
+        user_ids = sorted({c.user_id for c in changes})
+        later = RatingChange.objects.filter(
+            kind=game.kind, user_id__in=user_ids, reversed__isnull=True, at__gte=changes[0].at
+        ).exclude(game=game)
+        cascade = later.exists()
+        locked = Rating.objects.select_for_update().filter(kind=game.kind)
+        if not cascade:
+            locked = locked.filter(user_id__in=user_ids)
+        ratings = {r.user_id: r for r in locked.order_by("pk")}
+        now = timezone.now()
+        RatingChange.objects.filter(pk__in=[c.pk for c in changes]).update(reversed=now)
+        for c in changes:
+            c.reversed = now
+        if cascade:
+            ratings_recompute(kinds=[game.kind], write=True)
+            return changes
+        for uid in user_ids:
+            counted = RatingChange.objects.filter(kind=game.kind, user_id=uid, reversed__isnull=True)
+            previous = counted.order_by("-at", "-pk").first()
+            rating = ratings.get(uid)
+            if previous is None:
+                if rating is not None:
+                    rating.delete()
+                continue
+            if rating is None:  # cannot happen on an intact ladder; rebuild the row
+                rating = Rating(user_id=uid, kind=game.kind)
+            rating.mu, rating.sigma = previous.mu_after, previous.sigma_after
+            rating.games, rating.last_played = counted.count(), previous.at
+            rating.save()
+    return changes
