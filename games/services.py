@@ -39,14 +39,17 @@ from games.engine.core import Engine, Event, IllegalMove, InvalidOptions
 from games.engine.registry import get_engine
 from games.locking import LockTimeout, lock_game
 from games.models import Action, ChatMessage, Game, Invitation, Seat
+from moderation.selectors import can_chat, is_banned
 from ratings.services import rating_update
 
 if TYPE_CHECKING:
     from accounts.models import User
 
 __all__ = [
+    "AccountRestricted",
     "CannotJoin",
     "ChatRateLimited",
+    "ChatRefused",
     "GameNotActive",
     "IllegalMove",
     "InvalidOptions",
@@ -121,6 +124,14 @@ class ChatRateLimited(ServiceError):
 
 class ChatInvalid(ServiceError):
     """An empty or over-long chat message."""
+
+
+class AccountRestricted(NotYourMove):
+    """The user is banned (``moderation``): no moves."""
+
+
+class ChatRefused(ServiceError):
+    """The user is muted or banned (``moderation``): no chat."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +214,8 @@ def game_create(
             raise InvalidOptions(_("Games with bots cannot be rated."))
     if rated and not has_verified_email(creator):
         raise InvalidOptions(_("Verify your email address before playing rated games."))
+    if is_banned(creator):
+        raise InvalidOptions(_("Your account is suspended."))
     if time_per_move <= timedelta(0):
         raise InvalidOptions(_("The time per move must be positive."))
     if clock not in Game.Clock.values or increment < timedelta(0):
@@ -260,6 +273,8 @@ def game_join(*, game_id: int, user: User) -> Game:
         seats = list(game.seats.all())
         if any(s.user_id == user.pk for s in seats):
             raise CannotJoin(_("You are already playing in this game."))
+        if is_banned(user):
+            raise CannotJoin(_("Your account is suspended."))
         if game.rated and not has_verified_email(user):
             raise CannotJoin(_("Verify your email address before playing rated games."))
         if is_blocked_by_any(user, [s.user_id for s in seats]):
@@ -478,6 +493,9 @@ def game_submit_move(*, game_id: int, user: User, move: dict[str, Any], expected
     """
     if not isinstance(move, dict):
         raise IllegalMove(_("A move is an object with an 'act'."), "malformed")
+    # Checked here, not in the views, so every way in (page, htmx, API) is covered.
+    if is_banned(user):
+        raise AccountRestricted(_("Your account is suspended."))
     with transaction.atomic():
         game = lock_game(game_id)
         if not game.is_active:
@@ -664,7 +682,10 @@ def chat_post(*, game_id: int, user: User, text: str) -> ChatMessage:
         ChatInvalid: empty, or longer than ``ChatMessage.MAX_LENGTH``.
         ChatRateLimited: more than ``settings.CHAT_RATE_LIMIT`` messages in
             ``settings.CHAT_RATE_WINDOW`` seconds from this user.
+        ChatRefused: the user is muted or banned by a moderator.
     """
+    if not can_chat(user):
+        raise ChatRefused(_("A moderator has stopped you from chatting."))
     text = (text or "").strip()
     if not text:
         raise ChatInvalid(_("Write something first."))

@@ -33,6 +33,7 @@ from games.engine.registry import get_engine
 from games.forms import GAME_FORMS, ChatForm
 from games.i18n import refusal_text
 from games.models import ChatMessage, Game, Seat
+from moderation.selectors import can_chat, is_moderator, with_hidden_flag
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -195,6 +196,9 @@ def _game_context(request: HttpRequest, game: Game, seat: Seat | None, *, error:
         view = get_engine(game.kind).view(snap.state, viewer)
         events = snap.events
     chat_qs = ChatMessage.objects.filter(game=game).select_related("user")
+    # Lines a moderator hid stay in the table for the record; only moderators see them (marked).
+    moderator = is_moderator(request.user)
+    chat_qs = with_hidden_flag(chat_qs) if moderator else chat_qs.filter(moderation_hidden__isnull=True)
     if request.user.is_authenticated:
         # Chat from players the viewer blocked is hidden, for the viewer only.
         chat_qs = chat_qs.exclude(user_id__in=blocked_subquery(request.user))
@@ -214,7 +218,7 @@ def _game_context(request: HttpRequest, game: Game, seat: Seat | None, *, error:
         "chat": chat,
         "chat_cursor": chat[-1].pk if chat else 0,
         "chat_form": ChatForm(),
-        "can_chat": user.is_authenticated,
+        "can_chat": user.is_authenticated and can_chat(user),
         "can_join": (user.is_authenticated and game.is_open and seat is None and len(seats) < game.max_players),
         "can_leave": game.is_open and seat is not None and game.creator_id != user.pk,
         "can_cancel": game.is_open and user.is_authenticated and (game.creator_id == user.pk or user.is_staff),

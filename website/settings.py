@@ -153,6 +153,8 @@ INSTALLED_APPS = [
     "correspondence",
     "ratings",
     "ops",
+    # Last: its admin extends the games' and accounts' admin classes.
+    "moderation",
 ]
 
 MIDDLEWARE = [
@@ -169,6 +171,8 @@ MIDDLEWARE = [
     "accounts.middleware.user_time_zone",
     "accounts.middleware.user_language",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Signs banned users out and shows moderators' notices once (after messages).
+    "moderation.middleware.moderation_state",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -254,6 +258,8 @@ CELERY_BEAT_SCHEDULE = {
     "sweep": {"task": "correspondence.tasks.sweep", "schedule": 60.0},
     # The your-move digest, once a day at 07:00 UTC.
     "digests": {"task": "correspondence.tasks.send_digests", "schedule": crontab(hour=7, minute=0)},
+    # Banned players' seats in running games forfeit.
+    "moderation-forfeits": {"task": "moderation.tasks.forfeit_banned_seats", "schedule": 60.0},
 }
 #: Without a broker there is no beat: run the sweep from lobby and game page
 #: requests instead (at most every 30 s), so a bare machine still times out games.
@@ -277,6 +283,8 @@ LOGOUT_REDIRECT_URL = "games:lobby"
 
 # django-allauth: sign in by username or email; email must be verified.
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
+# Refuses banned users' sign-in with a page that says so.
+ACCOUNT_ADAPTER = "moderation.adapter.AccountAdapter"
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_UNIQUE_EMAIL = True

@@ -1,0 +1,13 @@
+"""Moderation: reports, the audit trail and the moderators' tools."""
+
+from __future__ import annotations
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class ModerationConfig(AppConfig):
+    """The moderation app."""
+
+    name = "moderation"
+    verbose_name = _("Moderation")
