@@ -86,6 +86,9 @@ TIME_CONTROLS: list[timedelta] = [
     timedelta(days=14),
 ]
 
+#: Outbox rows a move can write (seats x kinds, with room): tasks are queued for these.
+OUTBOX_ROWS_PER_MOVE = 16
+
 #: How long a cached state lives; a miss only costs a replay.
 STATE_CACHE_TIMEOUT = 7 * 24 * 3600
 
@@ -453,7 +456,8 @@ def replay_states(game: Game) -> list[tuple[int, int | None, dict[str, Any], Any
     """
     engine = get_engine(game.kind)
     state = engine.new_game(game.options, game.seats.count(), game.seed)
-    out: list[tuple[int, int | None, dict[str, Any], Any, list[Event]]] = [(0, None, {}, pickle.loads(pickle.dumps(state)), [])]
+    start = pickle.loads(pickle.dumps(state))
+    out: list[tuple[int, int | None, dict[str, Any], Any, list[Event]]] = [(0, None, {}, start, [])]
     for seq, seat, move in game.actions.order_by("seq").values_list("seq", "seat", "move"):
         events = engine.apply(state, seat, move)
         out.append((seq, seat, move, pickle.loads(pickle.dumps(state)), events))
@@ -615,7 +619,9 @@ def after_move(*, game_id: int, seq: int) -> None:
 
     log.debug("after_move game=%s seq=%s", game_id, seq)
     try:
-        correspondence.outbox_enqueue(game_id=game_id)
+        # A move writes a few rows (one per seat at most, per kind); older pending
+        # rows are the sweep's, so a backlog never slows the next move.
+        correspondence.outbox_enqueue(game_id=game_id, newest=OUTBOX_ROWS_PER_MOVE)
         if not autoplay.bot_loop_active() and (
             Seat.objects.filter(game_id=game_id, game__status=Game.Status.ACTIVE, deadline__isnull=False)
             .exclude(bot="")

@@ -251,3 +251,23 @@ def test_no_email_but_verification_to_an_unverified_address(users, commit):
     assert mail.outbox == []
     row = Notification.objects.get(user=nxt, game=game, kind="your_move", seq=game.last_seq)
     assert row.sent_at is None and "verified" in row.last_error
+
+
+def test_a_backlog_left_by_a_broker_outage_does_not_slow_the_next_move(users, commit, monkeypatch):
+    """A move queues tasks only for the newest rows; older pending rows wait for the sweep."""
+    game = new_game(users[0], users[1])
+    def broker_down(*args, **kwargs):
+        raise OperationalError("down")
+
+    monkeypatch.setattr(send_notification, "delay", broker_down)
+    with commit():
+        for _ in range(6):
+            play(game, 1)
+    backlog = Notification.objects.filter(game=game, status="pending").count()
+    assert backlog >= 6
+    queued = []
+    monkeypatch.setattr(send_notification, "delay", lambda pk: queued.append(pk))
+    assert outbox.outbox_enqueue(game_id=game.pk, newest=2) == 2
+    pending = Notification.objects.filter(game=game, status="pending").order_by("-pk")
+    newest = list(pending.values_list("pk", flat=True)[:2])
+    assert sorted(queued) == sorted(newest)
