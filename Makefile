@@ -62,11 +62,12 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check website accounts games/*.py games/management games/templatetags tests/web
 
+# Engine speed (Dominion beside pyminion, installed into a temporary venv; Domaine),
+# then the site on PostgreSQL (DATABASE_URL, default the local herald_bench database).
 bench: install
-	@set -e; found=0; for script in bench/*.py; do \
-		[ -e "$$script" ] || continue; found=1; \
-		echo "== $$script"; $(BIN)/python "$$script"; \
-	done; [ $$found = 1 ] || echo "no bench/*.py scripts yet"
+	$(BIN)/python bench/dominion_bench.py --pyminion
+	$(BIN)/python bench/domaine_bench.py
+	$(BIN)/python bench/site_bench.py
 
 # Seeds the herald_load PostgreSQL database (once) and runs a bounded load test
 # on loopback against gunicorn; see docs/scaling.md. LOAD_ARGS passes options
