@@ -118,3 +118,14 @@ def user_waiting(game: Game) -> User:
 def site_test(counter_engine: None, fast_and_clean: None) -> None:
     """The set-up every site test gets (autouse in tests/web and tests/browser only,
     so the pure engine tests under hypothesis are left alone)."""
+
+
+@pytest.fixture(autouse=True)
+def _english_by_default() -> Iterator[None]:
+    """Start every test in English: a test (or a request handled in this thread)
+    that activates another language must not change what later tests read."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.activate("en")
