@@ -7,7 +7,7 @@ matching Origin, as a TLS-terminating proxy would, so the site runs with its
 production settings (HTTPS redirect, secure cookies, CSRF origin checks).
 
 Each simulated user signs in as a different seeded player and, in a loop
-with a short think time: looks at the lobby, opens one of their games, polls
+with a think time around the page's 5 s poll interval: looks at the lobby, opens one of their games, polls
 it as the page does every 5 s, and when it is their move, makes one (the
 End Action phase / End turn buttons the page offers, as a player who only
 passes would). ``/bench/bare/`` is requested now and then as the baseline.
@@ -37,7 +37,10 @@ PASS_ACT = re.compile(r'name="act" value="(end_actions|end_turn)"')
 class Player(FastHttpUser):
     """One signed-in player."""
 
-    wait_time = between(0.5, 1.5)
+    # A correspondence player's page polls every 5 s; between polls they read,
+    # think, or leave. 3-7 s between actions keeps each simulated user busier
+    # than a real one while staying a "user", not a request flood.
+    wait_time = between(3, 7)
 
     def on_start(self) -> None:
         """Take the next seeded session; set the cookies and proxy headers every request sends."""
