@@ -55,6 +55,15 @@ class GameAdmin(admin.ModelAdmin):
     exclude = ("seed",)
     inlines = [SeatInline, ActionInline]
 
+    def lookup_allowed(self, lookup: str, value: str, request: object = None) -> bool:
+        """Refuse filtering by the seed: ``?seed__gte=`` would reveal it bit by bit.
+
+        The seed plus the public log gives every deck order of a running game.
+        """
+        if lookup.split("__", 1)[0] == "seed":
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
 
 @admin.register(ChatMessage)
 class ChatMessageAdmin(admin.ModelAdmin):

@@ -11,7 +11,6 @@ the draft to the ordinary ``games:move`` endpoint as one move.
 
 from __future__ import annotations
 
-import json
 import pickle
 import re
 from http import HTTPStatus
@@ -26,7 +25,13 @@ from django.views.decorators.http import require_GET
 from games import services
 from games.engine.registry import get_engine
 from games.i18n import refusal_text
-from games.views import MAX_MOVE_BYTES, AuthenticatedHttpRequest, _game_context, get_game_for_player
+from games.views import (
+    MAX_MOVE_BYTES,
+    AuthenticatedHttpRequest,
+    _game_context,
+    get_game_for_player,
+    loads_plain_json,
+)
 
 #: The acts a draft can build; sells and takes are single clicks posted directly.
 DRAFT_ACTS = ("place_castle", "place_neutral", "play")
@@ -61,7 +66,7 @@ def parse_draft(params: QueryDict) -> dict[str, Any] | None:
         if len(raw) > MAX_MOVE_BYTES:
             raise BadDraft(_("That move is too large."))
         try:
-            draft = json.loads(raw)
+            draft = loads_plain_json(raw)
         except ValueError:
             raise BadDraft(_("That move is not valid JSON.")) from None
         if not isinstance(draft, dict):

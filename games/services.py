@@ -506,9 +506,14 @@ def game_submit_move(*, game_id: int, user: User, move: dict[str, Any], expected
             raise GameNotActive(_("This game is not in progress."))
         if expected_seq != game.last_seq:
             raise StaleMove(_("The game has moved on since this page was shown."), game.last_seq)
-        position = game.seats.filter(user=user).values_list("position", flat=True).first()
-        if position is None:
+        seat = game.seats.filter(user=user).values_list("position", "forfeited", "bot").first()
+        if seat is None:
             raise NotYourMove(_("You are not playing in this game."))
+        position, forfeited, bot = seat
+        if forfeited or bot:
+            # A seat that timed out (or was forfeited by a moderator) is played by
+            # a bot to the end; its former player must not race the bot.
+            raise NotYourMove(_("You no longer play this seat: a bot plays it to the end of the game."))
         return _do_move(game, position, move)
 
 
@@ -519,6 +524,11 @@ def _do_move(game: Game, position: int, move: dict[str, Any]) -> MoveResult:
     every change is logged, counted and fanned out the same way.
     """
     engine = get_engine(game.kind)
+    # Only the notation's keys reach the engine and the log: the record of a
+    # game must not carry (or be forged by) whatever else a client sent.
+    keys = getattr(engine, "move_keys", None)
+    if keys is not None:
+        move = {k: v for k, v in move.items() if k in keys}
     snap = snapshot_at(game)
     state = snap.state
     if position not in {d.player for d in engine.pending(state)}:
@@ -668,7 +678,7 @@ def game_record(game: Game) -> dict[str, Any]:
             for s in seats
         ],
         "moves": [
-            {"seq": seq, "player": seat, **move}
+            {**move, "seq": seq, "player": seat}
             for seq, seat, move in game.actions.order_by("seq").values_list("seq", "seat", "move")
         ],
         "started": game.started.isoformat() if game.started else None,

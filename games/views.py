@@ -13,6 +13,7 @@ JavaScript.
 from __future__ import annotations
 
 import json
+import math
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 
@@ -259,6 +260,45 @@ class MalformedMove(ValueError):
     """The request does not carry a move and a seq in a shape we understand."""
 
 
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads_plain_json(raw: str) -> Any:
+    """Parse JSON a client sent, refusing what PostgreSQL's jsonb or UTF-8 cannot hold.
+
+    Refused (``ValueError``): invalid JSON, NaN and Infinity, nesting deep
+    enough to exhaust the parser, and strings with NUL or lone surrogates.
+    """
+    try:
+        value = json.loads(raw, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    _check_plain(value, depth=0)
+    return value
+
+
+def _check_plain(value: Any, depth: int) -> None:
+    if depth > 8:  # no move of either game nests more than two levels
+        raise ValueError("nested too deeply")
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ValueError("NUL in a string")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("not UTF-8 text") from None
+    elif isinstance(value, float) and not math.isfinite(value):
+        raise ValueError("not a finite number")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _check_plain(k, depth + 1)
+            _check_plain(v, depth + 1)
+    elif isinstance(value, list):
+        for v in value:
+            _check_plain(v, depth + 1)
+
+
 def parse_move(post: Any) -> tuple[dict[str, Any], int]:
     """Return ``(move, expected_seq)`` from a move form.
 
@@ -280,7 +320,7 @@ def parse_move(post: Any) -> tuple[dict[str, Any], int]:
         if len(raw) > MAX_MOVE_BYTES:
             raise MalformedMove(_("That move is too large."))
         try:
-            move = json.loads(raw)
+            move = loads_plain_json(raw)
         except ValueError:
             raise MalformedMove(_("That move is not valid JSON.")) from None
         if not isinstance(move, dict) or not isinstance(move.get("act"), str):
@@ -298,6 +338,10 @@ def parse_move(post: Any) -> tuple[dict[str, Any], int]:
         if len(cards) > 100:
             raise MalformedMove(_("That move is too large."))
         move["cards"] = [c[:40] for c in cards]
+    try:
+        _check_plain(move, depth=0)
+    except ValueError:
+        raise MalformedMove(_("That move cannot be read.")) from None
     return move, seq
 
 

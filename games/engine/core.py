@@ -252,6 +252,8 @@ class Engine(Protocol):
     min_players: int
     max_players: int
     bots: dict[str, Any]
+    #: The keys a move of this game may carry (the notation's); others are dropped.
+    move_keys: frozenset[str]
 
     def new_game(self, options: dict[str, Any], players: int, seed: int) -> Any: ...
 

@@ -617,6 +617,11 @@ class DomaineEngine:
     version = VERSION
     min_players = 2
     max_players = 4
+    #: The keys of the move notation (``shared/rules/domaine-moves.md``); the
+    #: site stores only these, so a log cannot carry anything else.
+    move_keys = frozenset(
+        {"act", "at", "knight", "card", "option", "from", "borders", "knights", "domain", "squares", "remove", "with"}
+    )
 
     @property
     def bots(self) -> dict[str, Any]:

@@ -521,6 +521,8 @@ class DominionEngine:
     version = VERSION
     min_players = 2
     max_players = 4
+    #: The keys of the move notation; the site stores only these.
+    move_keys = frozenset({"act", "card", "cards"})
 
     @property
     def bots(self) -> dict[str, Any]:
