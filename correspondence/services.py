@@ -159,6 +159,10 @@ def notify_chat(*, message: ChatMessage) -> None:
         ).values_list("user_id", flat=True)
     )
     users = [uid for uid in seats.values_list("user_id", flat=True) if uid not in recent]
+    from accounts.selectors import blockers_among  # accounts imports games, which imports this
+
+    blockers = blockers_among(message.user, users)  # the page hides their chat from them; so must email
+    users = [uid for uid in users if uid not in blockers]
     _notify(users, message.game, Kind.CHAT, message.pk, {"from": message.user_id, "text": message.text})
 
 
@@ -236,6 +240,22 @@ def notification_send(*, notification_id: int) -> bool:
         raise
 
 
+def _chat_withdrawn(n: Notification) -> bool:
+    """True if a chat email's message was hidden by a moderator, or its author blocked since."""
+    from accounts.models import Block
+    from games.models import ChatMessage
+
+    # A chat row's seq is the message's id; a hidden message has a moderation record.
+    author = (
+        ChatMessage.objects.filter(pk=n.seq, game_id=n.game_id, moderation_hidden__isnull=True)
+        .values_list("user_id", flat=True)
+        .first()
+    )
+    if author is None:
+        return True
+    return Block.objects.filter(blocker_id=n.user_id, blocked_id=author).exists()
+
+
 def _skip_reason(n: Notification) -> str:
     """Why ``n`` should not be sent now ("digest" to hold it for the digest), or ""."""
     user = n.user
@@ -253,6 +273,8 @@ def _skip_reason(n: Notification) -> str:
             return "covered by the game-started email"
         if prefs.your_move == NotificationSettings.YourMove.DIGEST:
             return "digest"
+    if n.kind == Kind.CHAT and _chat_withdrawn(n):
+        return "the message was hidden, or its author is blocked"
     if n.kind == Kind.TIME_LOW and not _still_your_move(n):
         return "no longer the user's move"
     return ""

@@ -271,3 +271,31 @@ def test_a_backlog_left_by_a_broker_outage_does_not_slow_the_next_move(users, co
     pending = Notification.objects.filter(game=game, status="pending").order_by("-pk")
     newest = list(pending.values_list("pk", flat=True)[:2])
     assert sorted(queued) == sorted(newest)
+
+
+def test_no_chat_email_from_someone_the_reader_blocked(users, commit):
+    """The page hides a blocked user's chat from the blocker; the email must too."""
+    from accounts.models import Block
+
+    NotificationSettings.objects.create(user=users[1], chat=True)
+    Block.objects.create(blocker=users[1], blocked=users[0])
+    game = new_game(users[0], users[1])
+    mail.outbox.clear()
+    with commit():
+        services.chat_post(game_id=game.pk, user=users[0], text="hello")
+    assert mail.outbox == []
+
+
+def test_a_chat_email_is_withdrawn_when_the_message_is_hidden_before_sending(users, monkeypatch):
+    """A row queued while the broker was down is not sent once a moderator hid the message."""
+    from moderation.models import HiddenMessage
+
+    NotificationSettings.objects.create(user=users[1], chat=True)
+    game = new_game(users[0], users[1])
+    monkeypatch.setattr(send_notification, "delay", lambda *a, **k: None)  # nothing sent yet
+    message = services.chat_post(game_id=game.pk, user=users[0], text="rude words")
+    row = Notification.objects.get(user=users[1], kind="chat", seq=message.pk)
+    HiddenMessage.objects.create(message=message)
+    mail.outbox.clear()
+    assert outbox.notification_send(notification_id=row.pk) is False
+    assert mail.outbox == []
