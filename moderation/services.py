@@ -473,7 +473,8 @@ def game_full_log(*, moderator: User, game_id: int) -> FullLog:
     """Return the full log of a game with hidden information, and record that it was opened.
 
     Raises:
-        ModerationError: the game has not started.
+        ModerationError: the game has not started, or the moderator plays in
+            it while it runs (they would see their opponents' hands).
     """
     from games.services import replay_states
 
@@ -481,6 +482,8 @@ def game_full_log(*, moderator: User, game_id: int) -> FullLog:
     game = Game.objects.get(pk=game_id)
     if game.started is None:
         raise ModerationError(_("This game has not started yet."))
+    if game.is_active and game.seats.filter(user=moderator).exists():
+        raise ModerationError(_("You play in this game: another moderator must look at its hidden information."))
     engine = get_engine(game.kind)
     positions = replay_states(game)
     moves = [

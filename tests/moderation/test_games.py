@@ -174,3 +174,10 @@ def test_the_full_log_shows_every_hidden_secret_and_is_logged(mod_client, modera
     assert '"add"' in html or "&quot;add&quot;" in html
     action = ModerationAction.objects.get()
     assert (action.action, action.moderator, action.game_id) == (Kind.LOG_VIEW, moderator, game.pk)
+
+
+def test_a_moderator_cannot_open_the_hidden_log_of_a_running_game_they_play_in(moderator, player):
+    game = make_game(moderator, player)
+    with pytest.raises(services.ModerationError):
+        services.game_full_log(moderator=moderator, game_id=game.pk)
+    assert not ModerationAction.objects.exists()
