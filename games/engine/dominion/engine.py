@@ -10,7 +10,6 @@ so an illegal move leaves the state exactly as it was.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations
 from typing import Any
 
 from games.engine.core import Decision, Event, IllegalMove, InvalidOptions, Result, ranks_from_keys
@@ -281,17 +280,32 @@ def _apply(st: DominionState, p: int, kind: str, payload: Any) -> None:
 
 
 def choose_answers(options: list[str], lo: int, hi: int, cap: int = 4096) -> list[list[str]]:
-    """Every distinct multiset of ``options`` with ``lo``..``hi`` cards, at most ``cap``."""
+    """Every distinct multiset of ``options`` with ``lo``..``hi`` cards, at most ``cap``.
+
+    Built from the count of each card name, so a hand of 25 Coppers yields
+    26 answers at once instead of walking 2**25 combinations.
+    """
+    counts = sorted(Counter(options).items())
     out: list[list[str]] = []
-    seen: set[tuple[str, ...]] = set()
-    ordered = sorted(options)
-    for k in range(lo, min(hi, len(ordered)) + 1):
-        for combo in combinations(ordered, k):
-            if combo not in seen:
-                seen.add(combo)
-                out.append(list(combo))
-                if len(out) >= cap:
-                    return out
+
+    def build(i: int, left: int, chosen: list[str]) -> bool:
+        if left == 0:
+            out.append(list(chosen))
+            return len(out) >= cap
+        if i == len(counts):
+            return False
+        name, have = counts[i]
+        for take in range(min(have, left), -1, -1):
+            chosen.extend([name] * take)
+            full = build(i + 1, left - take, chosen)
+            del chosen[len(chosen) - take:]
+            if full:
+                return True
+        return False
+
+    for k in range(lo, min(hi, len(options)) + 1):
+        if build(0, k, []):
+            break
     return out
 
 

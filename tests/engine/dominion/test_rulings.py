@@ -479,3 +479,15 @@ def test_the_score_shown_is_the_score_the_winner_was_computed_from():
     assert view["result"]["scores"] == [6, 6] == [s["score"] for s in view["seats"]]
     # Seat 0 ended the game on a tie: seat 1 had one turn fewer and wins (§10).
     assert view["result"]["winners"] == [1]
+
+
+def test_legal_card_choices_are_every_distinct_multiset_even_for_a_huge_hand():
+    from itertools import combinations
+
+    from games.engine.dominion.engine import choose_answers
+
+    options = ["Copper", "Copper", "Estate", "Silver", "Silver", "Silver"]
+    expected = {tuple(sorted(c)) for k in range(1, 5) for c in combinations(options, k)}
+    assert {tuple(sorted(a)) for a in choose_answers(options, 1, 4)} == expected
+    # 25 Coppers and an Estate: 52 answers, found from the counts, not 2**26 combinations.
+    assert len(choose_answers(["Copper"] * 25 + ["Estate"], 0, 26)) == 52
