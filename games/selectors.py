@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from accounts.models import User
 
 LOBBY_LIMIT = 50
+#: "Your other games" in the lobby: the most recent; the profile lists them all.
+WAITING_LIMIT = 20
 FINISHED_LIMIT = 10
 
 
@@ -78,7 +80,7 @@ def my_waiting_games(user: User) -> QuerySet[Game]:
     qs = Game.objects.filter(status=Game.Status.ACTIVE, seats__user=user, seats__owes_move=False).order_by(
         "-started", "pk"
     )
-    return _with_seats(qs)[:LOBBY_LIMIT]
+    return _with_seats(qs)[:WAITING_LIMIT]
 
 
 def recent_finished_games(user: User | None) -> QuerySet[Game]:

@@ -58,3 +58,19 @@ def name_list(seats: Any) -> str:
     from games.i18n import name_list as _name_list
 
     return _name_list(getattr(s, "name", s) for s in seats or [])
+
+
+@register.simple_tag
+def seat_link(seat: Any) -> str:
+    """A seat's shown name, linked to the player's profile (not for bots or deleted players).
+
+    A tag rather than an included template: the lobby draws it for every seat
+    of up to 160 games.
+    """
+    from django.urls import reverse
+    from django.utils.html import format_html
+
+    user = seat.user if seat.user_id else None
+    if user is None or getattr(user, "deleted", None):
+        return format_html("{}", seat.name)
+    return format_html('<a href="{}">{}</a>', reverse("accounts:profile", args=[user.username]), seat.name)
