@@ -661,5 +661,9 @@ def sweep_on_request() -> None:
         return
     try:
         sweep()
+        # Without beat, the moderators' forfeit of banned players' seats runs here too.
+        from moderation.services import banned_seats_forfeit
+
+        banned_seats_forfeit()
     except Exception:
         log.exception("sweep from a request failed")

@@ -172,3 +172,17 @@ def test_a_temporary_ban_from_the_admin_is_emailed_with_its_end(mod_client, play
     [email] = mail.outbox
     assert email.to == [player.email]
     assert "2030-01-02 03:04" in email.body and "Spamming chat." in email.body
+
+
+def test_without_celery_beat_the_request_sweep_forfeits_a_banned_players_seats(moderator, game, settings):
+    """`make run` without Redis has no beat: the sweep run from page requests must do it."""
+    from django.core.cache import cache
+
+    from correspondence.services import sweep_on_request
+
+    settings.HERALD_SWEEP_ON_REQUEST = True
+    cache.delete("herald:request-sweep")
+    mover = user_to_move(game)
+    services.user_ban(moderator=moderator, user=mover, reason="abuse")
+    sweep_on_request()
+    assert game.seats.get(user=mover).forfeited
