@@ -2,6 +2,8 @@
 # Both create .venv with the system's python3 (3.11+) when it is missing.
 
 PYTHON ?= python3
+# The port `make run` serves on (`make run PORT=8001` when 8000 is taken).
+PORT ?= 8000
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -38,11 +40,11 @@ run: install messages
 		$(BIN)/celery -A website worker -l info --concurrency 2 & worker=$$!; \
 		$(BIN)/celery -A website beat -l info --schedule var/celerybeat-schedule & beat=$$!; \
 		trap 'kill $$worker $$beat 2>/dev/null' EXIT INT TERM; \
-		$(BIN)/python manage.py runserver 127.0.0.1:8000; \
+		$(BIN)/python manage.py runserver 127.0.0.1:$(PORT); \
 	else \
 		echo "No Redis (set REDIS_URL, or start redis-server on 127.0.0.1:6379): tasks run inline,"; \
 		echo "and the timeout sweep runs from lobby and game page requests."; \
-		$(BIN)/python manage.py runserver 127.0.0.1:8000; \
+		$(BIN)/python manage.py runserver 127.0.0.1:$(PORT); \
 	fi
 
 # Production-like: gunicorn, a Celery worker and beat (Procfile, via honcho),

@@ -215,6 +215,8 @@ def _game_context(request: HttpRequest, game: Game, seat: Seat | None, *, error:
         "view_json": json.dumps(view, indent=1, ensure_ascii=False) if view is not None else "",
         "my_move": seat is not None and game.is_active and viewer in game.to_act,
         "waiting_on": [s for s in seats if s.position in game.to_act] if game.is_active else [],
+        # A bot answers within a second or two: poll faster while one is to act.
+        "poll_every": "1s" if game.is_active and any(s.bot for s in seats if s.position in game.to_act) else "5s",
         "log": selectors.game_log(game, viewer, events=events),
         "chat": chat,
         "chat_cursor": chat[-1].pk if chat else 0,
@@ -440,6 +442,8 @@ def game_chat(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
         return redirect(f"{game.get_absolute_url()}#chat")
     context = _game_context(request, game, seat)
     context["chat_error"] = error
+    # A refused message stays in the box, so a rate limit does not make the player retype it.
+    context["chat_text"] = request.POST.get("text", "")[:500] if error else ""
     return render(request, "games/game.html#chat", context, status=status)
 
 

@@ -550,3 +550,29 @@ def test_create_a_game_with_a_fischer_clock(client, player):
     game = Game.objects.latest("pk")
     assert game.clock == Game.Clock.FISCHER
     assert game.increment.total_seconds() == 86400 and game.time_per_move.days == 7
+
+
+def test_a_refused_chat_message_stays_in_the_box(client, game, player, settings):
+    settings.CHAT_RATE_LIMIT = 0
+    client.force_login(player)
+    response = client.post(url("chat", game), {"text": "my long thought"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == HTTPStatus.TOO_MANY_REQUESTS
+    assert 'value="my long thought"' in response.content.decode()
+
+
+def test_the_log_lists_the_newest_entry_first(client, game):
+    mover = user_to_move(game)
+    services.game_submit_move(game_id=game.pk, user=mover, move={"act": "add", "n": 1}, expected_seq=0)
+    game.refresh_from_db()
+    services.game_submit_move(game_id=game.pk, user=user_to_move(game), move={"act": "add", "n": 2}, expected_seq=1)
+    client.force_login(mover)
+    html = client.get(url("detail", game)).content.decode()
+    log = html[html.index('id="game-log"'):]
+    assert log.index("n=2") < log.index("n=1")
+
+
+def test_an_unknown_page_is_a_404_in_the_site_layout(client, settings):
+    settings.DEBUG = False
+    response = client.get("/games/999999/")
+    assert response.status_code == HTTPStatus.NOT_FOUND
+    assert "Back to the lobby" in response.content.decode()
