@@ -103,7 +103,11 @@ class GameOptionsForm(forms.Form):
         # Labels are built per request so they follow the active language.
         self.fields["time_per_move"].choices = [(int(d.total_seconds()), time_control_label(d)) for d in TIME_CONTROLS]
         self.fields["increment"].choices = [(int(d.total_seconds()), time_control_label(d)) for d in FISCHER_INCREMENTS]
-        bot_choices = [(HUMAN, _("A person"))] + [(name, _("Bot: %(name)s") % {"name": name}) for name in (bots or [])]
+        from games.i18n import bot_name, kingdom_set_name
+
+        bot_choices = [(HUMAN, _("A person"))] + [(name, bot_name(name)) for name in (bots or [])]
+        if "recommended_set" in self.fields:
+            self.fields["recommended_set"].choices = [(n, kingdom_set_name(n)) for n in RECOMMENDED_SETS]
         for seat in (2, 3, 4):
             self.fields[f"seat_{seat}"] = forms.ChoiceField(
                 label=_("Seat %(n)d") % {"n": seat}, required=False, choices=bot_choices, initial=HUMAN

@@ -36,6 +36,36 @@ def game_title(game: Any) -> str:
     return _("%(game)s #%(id)s") % {"game": game_name(game.kind), "id": game.pk}
 
 
+#: Bot name (as engines register it) -> what players read.
+BOT_NAMES = {
+    "smart": gettext_lazy("smart bot"),
+    "big_money": gettext_lazy("Big Money bot"),
+    "greedy": gettext_lazy("greedy bot"),
+    "random": gettext_lazy("random bot"),
+}
+
+#: The recommended Dominion kingdoms' names (rules section 11), translated.
+KINGDOM_SET_NAMES = {
+    "First Game": gettext_lazy("First Game"),
+    "Big Money": gettext_lazy("Big Money"),
+    "Interaction": gettext_lazy("Interaction"),
+    "Size Distortion": gettext_lazy("Size Distortion"),
+    "Village Square": gettext_lazy("Village Square"),
+}
+
+
+def bot_name(name: str) -> str:
+    """Return a bot's name in the active language ("smart bot")."""
+    label = BOT_NAMES.get(name)
+    return str(label) if label is not None else name
+
+
+def kingdom_set_name(name: str) -> str:
+    """Return a recommended kingdom's name in the active language ("First Game")."""
+    label = KINGDOM_SET_NAMES.get(name)
+    return str(label) if label is not None else name
+
+
 def name_list(names: Any) -> str:
     """Join names with the active language's list separator ("Ann, Bo" / "Ann、Bo")."""
     return _(", ").join(str(n) for n in names)

@@ -178,7 +178,9 @@ class Seat(models.Model):
         """Return the name shown for this seat."""
         if self.user_id is not None:
             return self.user.shown_name
-        return _("Bot (%(name)s)") % {"name": self.bot}
+        from games.i18n import bot_name
+
+        return bot_name(self.bot)
 
     @property
     def is_bot(self) -> bool:
