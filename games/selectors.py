@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 LOBBY_LIMIT = 50
 #: "Your other games" in the lobby: the most recent; the profile lists them all.
 WAITING_LIMIT = 20
+#: "Your move" in the lobby: the most urgent (oldest deadline) first.
+MY_MOVE_LIMIT = 25
 FINISHED_LIMIT = 10
 
 
@@ -72,7 +74,7 @@ def my_move_games(user: User) -> QuerySet[Game]:
     qs = Game.objects.filter(status=Game.Status.ACTIVE, seats__user=user, seats__owes_move=True).order_by(
         "deadline", "pk"
     )
-    return _with_seats(qs)[:LOBBY_LIMIT]
+    return _with_seats(qs)[:MY_MOVE_LIMIT]
 
 
 def my_waiting_games(user: User) -> QuerySet[Game]:
