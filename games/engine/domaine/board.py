@@ -292,17 +292,20 @@ def split_side(border: bytearray, a: int, b: int) -> list[int] | None:
                     return None
 
 
-def _reaches_all(border: bytearray, label: list[int], area: int, targets: list[int]) -> bool:
+def _reaches_all(
+    border: bytearray, label: list[int], area: int, targets: list[int], skip: int | None = None
+) -> bool:
     """True if a search inside ``area`` from ``targets[0]`` reaches every other target.
 
     Breadth-first, so when the targets are close (the usual case: the
-    squares around one square) it stops after a few squares.
+    squares around one square) it stops after a few squares. ``skip`` is a
+    square the search must go around (a square about to change hands).
     """
     want = set(targets[1:])
     if not want:
         return True
     start = targets[0]
-    seen = {start}
+    seen = {start} if skip is None else {start, skip}
     frontier = [start]
     while frontier:
         nxt = []

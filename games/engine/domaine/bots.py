@@ -34,6 +34,7 @@ from games.engine.domaine.board import (
     NSQ,
     SQ_NAME,
     Board,
+    _reaches_all,
 )
 from games.engine.domaine.cards import ALLIANCE, BORDERS, CARDS, DESERTION, EXPAND, KNIGHTS, Card
 from games.engine.domaine.engine import PlayerView, legal_moves
@@ -218,23 +219,7 @@ def expansion_diff(board: Board, me: int, n: int, castle: int, s: int) -> int:
 def _reaches_all_without(board: Board, label: list[int], area: int, targets: list[int], skip: int) -> bool:
     """True if, inside ``area`` and avoiding square ``skip``, a search from
     ``targets[0]`` reaches all other targets (breadth-first, stops early)."""
-    want = set(targets[1:])
-    seen = {targets[0], skip}
-    frontier = [targets[0]]
-    border = board.border
-    while frontier:
-        nxt = []
-        for q in frontier:
-            for t, e in ADJ[q]:
-                if t not in seen and not border[e] and label[t] == area:
-                    seen.add(t)
-                    if t in want:
-                        want.discard(t)
-                        if not want:
-                            return True
-                    nxt.append(t)
-        frontier = nxt
-    return False
+    return _reaches_all(board.border, label, area, targets, skip)
 
 
 def plans(st: State, me: int, limit: int = 4) -> list[tuple[float, list[int], frozenset[int]]]:
