@@ -134,6 +134,8 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
 SITE_URL = envstr("SITE_URL", "http://127.0.0.1:8000")
+# Herald's own English date formats (24-hour clock): website/formats/en/.
+FORMAT_MODULE_PATH = ["website.formats"]
 
 INSTALLED_APPS = [
     "django.contrib.admin",

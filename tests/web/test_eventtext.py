@@ -37,3 +37,13 @@ def test_a_private_draw_reads_as_a_count_to_others_and_as_cards_to_the_drawer():
         assert describe("dominion", event.for_viewer(0), names) == "Ann draws Gold, Estate."
         assert describe("dominion", event.for_viewer(1), names) == "Ann draws 2 cards."
         assert describe("dominion", event.for_viewer(None), names) == "Ann draws 2 cards."
+
+
+def test_english_times_use_a_24_hour_clock_so_sentences_keep_one_full_stop():
+    from datetime import datetime, timezone
+
+    from django.utils.formats import date_format
+
+    with translation.override("en"):
+        text = date_format(datetime(2026, 11, 29, 21, 38, tzinfo=timezone.utc), "DATETIME_FORMAT")
+    assert text.endswith("21:38") and "p.m." not in text
