@@ -560,7 +560,10 @@ def vacation_end(*, user: User) -> Vacation | None:
         if vacation is None:
             return None
         unused = vacation.end - now
-        vacation.end = max(now, vacation.start + timedelta(seconds=1))
+        # The end must come after the start (a constraint); a microsecond is
+        # enough. A whole second kept the vacation running on the very page
+        # that ended it.
+        vacation.end = max(now, vacation.start + timedelta(microseconds=1))
         vacation.save(update_fields=["end"])
         clocks_shift(user.pk, -unused)
     return vacation

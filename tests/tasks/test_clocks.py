@@ -221,3 +221,19 @@ def test_the_game_page_and_lobby_show_time_left_and_who_timed_out(users, client)
         outbox.sweep()
     page = client.get(reverse("games:detail", kwargs={"game_id": game.pk})).content.decode()
     assert "timed out at" in page
+
+
+@pytest.mark.parametrize("away", [timedelta(0), timedelta(minutes=5)])
+def test_the_page_that_ends_a_vacation_no_longer_shows_it(client, away):
+    """Coming back at once, or after a while: the settings page shows no vacation any more."""
+    from django.urls import reverse
+
+    from tests.factories import UserFactory
+
+    user = UserFactory()
+    client.force_login(user)
+    page = client.post(reverse("correspondence:vacation_start"), {"days": 2}, follow=True)
+    assert "You are on vacation" in page.content.decode()
+    with time_machine.travel(timezone.now() + away):
+        page = client.post(reverse("correspondence:vacation_end"), follow=True)
+    assert "You are on vacation" not in page.content.decode()
