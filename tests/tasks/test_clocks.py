@@ -214,6 +214,8 @@ def test_the_timeout_sweep_query_uses_the_deadline_index(users):
         cursor.execute("SET LOCAL enable_seqscan = off")
     plan = Seat.objects.filter(deadline__lte=timezone.now(), game__status="active").explain()
     assert "Seq Scan" not in plan, plan
+    # And the deadline itself has its index (the sweep's filter on seats).
+    assert "seat_deadline_idx" in Seat.objects.filter(deadline__lte=timezone.now()).explain()
 
 
 def test_the_game_page_and_lobby_show_time_left_and_who_timed_out(users, client):
