@@ -25,15 +25,8 @@ OFFERED_BOTS = ["smart", "big_money"]
 
 HUMAN = ""
 
-#: What a Fischer clock may add after each move.
-FISCHER_INCREMENTS: list[timedelta] = [
-    timedelta(hours=1),
-    timedelta(hours=4),
-    timedelta(hours=12),
-    timedelta(days=1),
-    timedelta(days=2),
-    timedelta(days=3),
-]
+#: What a Fischer clock may add after each move: the time controls up to 3 days.
+FISCHER_INCREMENTS: list[timedelta] = [d for d in TIME_CONTROLS if d <= timedelta(days=3)]
 
 
 def time_control_label(delta: timedelta) -> str:

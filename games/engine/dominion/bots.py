@@ -189,17 +189,35 @@ def _remodel_choice(view: PlayerView, options: list[str]) -> str:
 # big_money
 
 
-def big_money(view: PlayerView, rng: Any = None) -> Move:
-    """Big Money: only Treasures and Victory cards; Provinces at $8 (a common baseline)."""
+def _turn(view: PlayerView, rng: Any, action: Any, buy: Any) -> Move:
+    """The turn every non-random bot plays: answer, play an Action, Treasures, buy, end.
+
+    ``action(view, hand)`` names an Action to play or None; ``buy(view, coins)``
+    names a card to buy or None.
+    """
     if view.decision is not None:
         return answer(view, rng)
-    if not view.bought and any(c in TREASURES for c in view.hand):
+    hand = view.hand
+    if view.phase == "action" and view.actions > 0:
+        play = action(view, hand)
+        if play is not None:
+            return {"act": "play", "card": play}
+    if not view.bought and any(c in TREASURES for c in hand):
         return PLAY_TREASURES
     if view.buys > 0:
-        card = _money_buy(view, view.coins)
+        card = buy(view, view.coins)
         if card is not None:
             return {"act": "buy", "card": card}
     return END_TURN
+
+
+def _no_action(view: PlayerView, hand: list[str]) -> None:
+    return None
+
+
+def big_money(view: PlayerView, rng: Any = None) -> Move:
+    """Big Money: only Treasures and Victory cards; Provinces at $8 (a common baseline)."""
+    return _turn(view, rng, _no_action, _money_buy)
 
 
 def _money_buy(view: PlayerView, coins: int) -> str | None:
@@ -225,20 +243,7 @@ def _money_buy(view: PlayerView, coins: int) -> str | None:
 
 def smart(view: PlayerView, rng: Any = None) -> Move:
     """Big Money plus the kingdom's best cards, played in a sensible order."""
-    if view.decision is not None:
-        return answer(view, rng)
-    hand = view.hand
-    if view.phase == "action" and view.actions > 0:
-        play = _action_to_play(view, hand)
-        if play is not None:
-            return {"act": "play", "card": play}
-    if not view.bought and any(c in TREASURES for c in hand):
-        return PLAY_TREASURES
-    if view.buys > 0:
-        card = _smart_buy(view, view.coins)
-        if card is not None:
-            return {"act": "buy", "card": card}
-    return END_TURN
+    return _turn(view, rng, _action_to_play, _smart_buy)
 
 
 def _action_to_play(view: PlayerView, hand: list[str]) -> str | None:
