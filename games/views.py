@@ -483,10 +483,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         perspective = 0
     engine = get_engine(game.kind)
     seq, mover, move, state, events = positions[step]
-    try:
-        view = engine.view(state, perspective, reveal_all=True)
-    except TypeError:  # an engine without the option shows its seat's view
-        view = engine.view(state, perspective)
+    view = engine.view(state, perspective, reveal_all=True)
     view["legal"] = []
     view["decision"] = None
     names = [str(s.name) for s in seats]

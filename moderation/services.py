@@ -491,11 +491,7 @@ def game_full_log(*, moderator: User, game_id: int) -> FullLog:
         for seq, seat, move, _state, events in positions[1:]
     ]
     state = positions[-1][3]
-    try:
-        views: dict[str, Any] = {"all": engine.view(state, None, reveal_all=True)}
-    except TypeError:  # the engine has no reveal_all: the spectator's view and each seat's own
-        views = {"spectator": engine.view(state, None)}
-        views.update({f"seat {p}": engine.view(state, p) for p in range(game.seats.count())})
+    views: dict[str, Any] = {"all": engine.view(state, None, reveal_all=True)}
     with transaction.atomic():
         _record(moderator=moderator, action=Kind.LOG_VIEW, game=game, data={"seq": game.last_seq})
     return FullLog(game=game, moves=moves, views=views)

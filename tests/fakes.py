@@ -102,8 +102,8 @@ class CounterEngine:
             state.current = (state.current + 1) % state.n
         return events
 
-    def view(self, state: CounterState, viewer: int | None) -> dict[str, Any]:
-        """Everything but other seats' secrets (all of it once over)."""
+    def view(self, state: CounterState, viewer: int | None, reveal_all: bool = False) -> dict[str, Any]:
+        """Everything but other seats' secrets (all of it once over, or with ``reveal_all``)."""
         return {
             "game": "counter",
             "viewer": viewer,
@@ -111,7 +111,8 @@ class CounterEngine:
             "target": state.target,
             "turn": {"player": state.current},
             "seats": [
-                {"seat": p, "secret": s if (p == viewer or state.over) else None} for p, s in enumerate(state.secrets)
+                {"seat": p, "secret": s if (p == viewer or state.over or reveal_all) else None}
+                for p, s in enumerate(state.secrets)
             ],
             "waiting_on": [d.player for d in self.pending(state)],
             "legal": self.legal_moves(state, viewer) if viewer is not None else [],

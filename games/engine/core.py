@@ -13,8 +13,9 @@ Shape, in the spirit of OpenSpiel's ``State``:
 * ``check(state, player, move)``: raises :class:`IllegalMove`.
 * ``apply(state, player, move) -> list[Event]``: atomic; an illegal move
   raises and leaves the state exactly as it was.
-* ``view(state, viewer) -> dict``: what that seat (``None`` = spectator)
-  may know; after the game ends, everything.
+* ``view(state, viewer, reveal_all=False) -> dict``: what that seat
+  (``None`` = spectator) may know; after the game ends, or with
+  ``reveal_all`` (replays of finished games, moderators), everything.
 * ``result(state) -> Result | None``.
 
 Optional, where a game needs it: ``targets(state, player, partial)``
@@ -265,7 +266,7 @@ class Engine(Protocol):
 
     def apply(self, state: Any, player: int, move: Move) -> list[Event]: ...
 
-    def view(self, state: Any, viewer: int | None) -> dict[str, Any]: ...
+    def view(self, state: Any, viewer: int | None, reveal_all: bool = False) -> dict[str, Any]: ...
 
     def player_view(self, state: Any, player: int) -> Any: ...
 

@@ -58,9 +58,9 @@ class AckEngine(CounterEngine):
             state.ack = (player + 2) % state.n if state.n > 2 else (player + 1) % state.n  # type: ignore[attr-defined]
         return events
 
-    def view(self, state: CounterState, viewer: int | None) -> dict[str, Any]:
+    def view(self, state: CounterState, viewer: int | None, reveal_all: bool = False) -> dict[str, Any]:
         """Counter's view plus who owes an ack."""
-        return {**super().view(state, viewer), "ack": getattr(state, "ack", None)}
+        return {**super().view(state, viewer, reveal_all), "ack": getattr(state, "ack", None)}
 
 
 ENGINE = AckEngine()

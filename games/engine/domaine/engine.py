@@ -539,13 +539,16 @@ def public_position(state: State) -> dict[str, Any]:
     }
 
 
-def view(state: State, viewer: int | None) -> dict[str, Any]:
+def view(state: State, viewer: int | None, reveal_all: bool = False) -> dict[str, Any]:
     """Return what ``viewer`` (a seat, or None for a spectator) may see.
 
     Hands are secret except the viewer's own; the deck's order is secret
     (its size is public); everything is visible once the game is over.
+    ``reveal_all`` shows hands and the deck at any point (replays of finished
+    games, moderators).
     """
     over = state.step == OVER
+    show = over or reveal_all
     scores = state.scores()
     out = public_position(state)
     res = result(state)
@@ -560,7 +563,7 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
                     "gold": p.gold,
                     "score": scores[i],
                     "hand_size": len(p.hand),
-                    **({"hand": sorted(p.hand)} if over or viewer == i else {}),
+                    **({"hand": sorted(p.hand)} if show or viewer == i else {}),
                     "knights_left": rules.KNIGHTS_PER_COLOUR - state.board.knights_on_board(i),
                     "castles_left": castles_left(state, i),
                     "income": 0 if state.step == SETUP else state.board.derived().income(i),
@@ -579,7 +582,7 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
             "bonuses": list(state.bonuses) if over else [],
         }
     )
-    if over:
+    if show:
         out["deck"] = list(state.deck)
     return out
 
@@ -669,9 +672,9 @@ class DomaineEngine:
         """Return the legal next part of a partial move (see ``targets``)."""
         return targets(state, player, partial)
 
-    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
-        """Return the JSON-ready view for ``viewer`` (None = spectator)."""
-        return view(state, viewer)
+    def view(self, state: State, viewer: int | None, reveal_all: bool = False) -> dict[str, Any]:
+        """Return the JSON-ready view for ``viewer`` (None = spectator); see :func:`view`."""
+        return view(state, viewer, reveal_all)
 
     def player_view(self, state: State, player: int) -> PlayerView:
         """Return what ``player``'s bot may read."""
