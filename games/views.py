@@ -212,7 +212,6 @@ def _game_context(request: HttpRequest, game: Game, seat: Seat | None, *, error:
         "seats": seats,
         "viewer": viewer,
         "view": view,
-        "view_json": json.dumps(view, indent=1, ensure_ascii=False) if view is not None else "",
         "my_move": seat is not None and game.is_active and viewer in game.to_act,
         "waiting_on": [s for s in seats if s.position in game.to_act] if game.is_active else [],
         # A bot answers within a second or two: poll faster while one is to act.

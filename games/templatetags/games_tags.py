@@ -74,3 +74,13 @@ def seat_link(seat: Any) -> str:
     if user is None or getattr(user, "deleted", None):
         return format_html("{}", seat.name)
     return format_html('<a href="{}">{}</a>', reverse("accounts:profile", args=[user.username]), seat.name)
+
+
+@register.filter
+def view_dump(view: Any) -> str:
+    """A viewer's view as indented JSON, for the generic board's "raw view" panel.
+
+    A filter, so only the board that shows it pays for it (not every page,
+    poll and move of games with their own board).
+    """
+    return json.dumps(view, indent=1, ensure_ascii=False) if view is not None else ""
