@@ -170,14 +170,17 @@ def notify_chat(*, message: ChatMessage) -> None:
 # Sending
 
 
-def outbox_enqueue(*, game_id: int | None = None, newest: int | None = None) -> int:
+def outbox_enqueue(
+    *, game_id: int | None = None, newest: int | None = None, since: datetime | None = None
+) -> int:
     """Queue a send task for every pending row (of ``game_id``, or all). Call after commit.
 
-    ``newest`` limits it to that many of the most recent pending rows: after
-    a move only the rows that move wrote need a task, and older rows left
-    pending (a broker outage) are the sweep's job, so a move's cost does not
-    grow with the backlog. Never raises for a broker problem: the row stays
-    pending and the sweep sends it later. Returns the number of tasks queued.
+    ``since`` (UTC) limits it to rows created since then, and ``newest`` to
+    that many of the most recent pending rows: after a move only the rows
+    that move wrote need a task, and older rows left pending (a broker
+    outage) are the sweep's job, so a move's cost does not grow with the
+    backlog. Never raises for a broker problem: the row stays pending and
+    the sweep sends it later. Returns the number of tasks queued.
     """
     from correspondence.tasks import send_notification
     from games.tasks import enqueue
@@ -185,6 +188,8 @@ def outbox_enqueue(*, game_id: int | None = None, newest: int | None = None) -> 
     rows = Notification.objects.filter(status=Status.PENDING)
     if game_id is not None:
         rows = rows.filter(game_id=game_id)
+    if since is not None:
+        rows = rows.filter(created__gte=since)
     if newest is not None:
         pks = list(rows.order_by("-pk").values_list("pk", flat=True)[:newest])
         pks.reverse()

@@ -64,7 +64,7 @@ def allowance(game: Game, seat: Seat) -> timedelta:
     return game.time_per_move
 
 
-def clocks_update(game: Game, owing: set[int], now: datetime) -> list[Seat]:
+def clocks_update(game: Game, owing: set[int], now: datetime, *, seats: list[Seat] | None = None) -> list[Seat]:
     """Start and stop the seats' clocks so that exactly the seats in ``owing`` run.
 
     Writes each seat's clock fields and ``owes_move`` (true only for seats a
@@ -77,12 +77,16 @@ def clocks_update(game: Game, owing: set[int], now: datetime) -> list[Seat]:
             advanced to the move that caused this update.
         owing: the seat positions that owe a decision now.
         now: the current time (UTC).
+        seats: the game's seats, read under the lock, if the caller has
+            them (else read here); updated in place.
 
     Returns:
         The seats played by a person whose clock started now: the players
         who just got a "your move".
     """
-    seats = list(game.seats.all())
+    if seats is None:
+        seats = list(game.seats.all())
+    before = [_clock_fields(s) for s in seats]
     changing = [s.user_id for s in seats if s.user_id and (s.position in owing) != (s.clock_started is not None)]
     away = vacation_ends(changing, now) if changing else {}
     started: list[Seat] = []
@@ -104,9 +108,16 @@ def clocks_update(game: Game, owing: set[int], now: datetime) -> list[Seat]:
             _start(game, seat, now, away.get(seat.user_id))
             started.append(seat)
         seat.owes_move = owes and not seat.bot_played
-    Seat.objects.bulk_update(seats, CLOCK_FIELDS)
+    # Most moves leave every clock as it was (a turn is several moves): write only what changed.
+    changed = [s for s, old in zip(seats, before, strict=True) if _clock_fields(s) != old]
+    if changed:
+        Seat.objects.bulk_update(changed, CLOCK_FIELDS)
     game.deadline = min((s.deadline for s in seats if s.deadline and not s.bot_played), default=None)
     return started
+
+
+def _clock_fields(seat: Seat) -> tuple:
+    return tuple(getattr(seat, f) for f in CLOCK_FIELDS)
 
 
 def _start(game: Game, seat: Seat, now: datetime, vacation_end: datetime | None) -> None:

@@ -49,6 +49,25 @@ def can_view(game: Game, user: User | None) -> bool:
     )
 
 
+def with_seats(game: Game, seats: list[Seat]) -> Game:
+    """Return ``game`` with ``seats`` as its prefetched ``game.seats.all()``, so reading them costs no query.
+
+    For seats the caller has just read or written under the game's lock
+    (with their users), such as the move path's: the page drawn after a move
+    then shows exactly the rows the move committed. Django keeps prefetched
+    rows in ``_prefetched_objects_cache`` under the relation's name; this
+    fills it the way ``prefetch_related`` does.
+    """
+    qs = Seat.objects.filter(game=game)
+    qs._result_cache = list(seats)
+    qs._prefetch_done = True
+    cache = getattr(game, "_prefetched_objects_cache", None)
+    if cache is None:
+        cache = game._prefetched_objects_cache = {}
+    cache["seats"] = qs
+    return game
+
+
 def seat_for(game: Game, user: User | None) -> Seat | None:
     """Return ``user``'s seat at ``game``, or None (spectators, anonymous visitors)."""
     if user is None or not user.is_authenticated:
@@ -141,7 +160,10 @@ def game_log(
         seat_names = [names.get(i, "?") for i in range(max(names, default=-1) + 1)]
         reveal_all = game.status == Game.Status.FINISHED
         out: list[LogEntry] = []
-        for seq, event in events:
+        # Newest first, stopping at ``limit``: the snapshot keeps far more events than the page shows.
+        for seq, event in reversed(events):
+            if len(out) >= limit:
+                break
             shown = event.for_viewer(viewer, reveal_all=reveal_all)
             if shown is None:
                 continue
@@ -150,7 +172,8 @@ def game_log(
                 seat = shown.get("player")
                 out.append(LogEntry(seq=seq, seat=seat if isinstance(seat, int) else -1,
                                     name=names.get(seat, ""), text=text, move={}))
-        return out[-limit:]
+        out.reverse()
+        return out
     rows = list(game.actions.order_by("-seq").values_list("seq", "seat", "move")[:limit])
     rows.reverse()
     return [

@@ -21,7 +21,7 @@ import pickle
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -146,11 +146,17 @@ class MoveResult:
         seq: the new Action's seq.
         events: the engine's events for this move, unfiltered: filter with
             ``Event.for_viewer`` before showing them to anyone.
+        snapshot: the state after the move with its recent events, so the
+            page can be drawn without reading it back from the cache.
+        seats: every seat of the game after the move (users loaded), in
+            position order, or None when the caller did not read them.
     """
 
     game: Game
     seq: int
     events: list[Event]
+    snapshot: Snapshot | None = None
+    seats: list[Seat] | None = None
 
 
 # ---------------------------------------------------------------------------
@@ -351,6 +357,7 @@ def _game_start(game: Game, engine: Engine) -> None:
     Seat order is drawn with ``secrets`` (not the game's seed) so that
     nobody who learns the seed afterwards could have predicted it.
     """
+    since = timezone.now()  # before any outbox row of the start is written
     seats = list(game.seats.order_by("position"))
     order = list(range(len(seats)))
     secrets.SystemRandom().shuffle(order)
@@ -368,7 +375,7 @@ def _game_start(game: Game, engine: Engine) -> None:
     _update_turn_fields(game, engine, state)
     game.save(update_fields=["options", "engine_version", "status", "started", "last_seq", "to_act", "deadline"])
     correspondence.notify_game_started(game=game)
-    _on_commit_cache_and_fan_out(game, engine, Snapshot(state, []))
+    _on_commit_cache_and_fan_out(game, engine, Snapshot(state, []), since=since)
 
 
 # ---------------------------------------------------------------------------
@@ -506,23 +513,28 @@ def game_submit_move(*, game_id: int, user: User, move: dict[str, Any], expected
             raise GameNotActive(_("This game is not in progress."))
         if expected_seq != game.last_seq:
             raise StaleMove(_("The game has moved on since this page was shown."), game.last_seq)
-        seat = game.seats.filter(user=user).values_list("position", "forfeited", "bot").first()
+        # Read under the lock (a timeout may just have handed a seat to a bot);
+        # the same rows then serve the clocks and the page drawn after the move.
+        seats = list(game.seats.select_related("user").order_by("position"))
+        seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
             raise NotYourMove(_("You are not playing in this game."))
-        position, forfeited, bot = seat
-        if forfeited or bot:
+        if seat.forfeited or seat.bot:
             # A seat that timed out (or was forfeited by a moderator) is played by
             # a bot to the end; its former player must not race the bot.
             raise NotYourMove(_("You no longer play this seat: a bot plays it to the end of the game."))
-        return _do_move(game, position, move)
+        return _do_move(game, seat.position, move, seats=seats)
 
 
-def _do_move(game: Game, position: int, move: dict[str, Any]) -> MoveResult:
+def _do_move(game: Game, position: int, move: dict[str, Any], *, seats: list[Seat] | None = None) -> MoveResult:
     """Apply ``move`` for seat ``position`` and record it. Caller holds the lock.
 
     Shared by players' moves and, later, bots, timeouts and moderators, so
-    every change is logged, counted and fanned out the same way.
+    every change is logged, counted and fanned out the same way. ``seats``
+    are the game's seats read under the lock, if the caller has them (else
+    they are read here).
     """
+    since = timezone.now()  # before any outbox row of this move is written
     engine = get_engine(game.kind)
     # Only the notation's keys reach the engine and the log: the record of a
     # game must not carry (or be forged by) whatever else a client sent.
@@ -542,46 +554,54 @@ def _do_move(game: Game, position: int, move: dict[str, Any]) -> MoveResult:
         raise IllegalMove(_("That move cannot be read."), "malformed") from exc
     seq = game.last_seq + 1
     try:
-        with transaction.atomic():  # a savepoint, so the outer transaction stays usable
-            Action.objects.create(game=game, seq=seq, seat=position, move=move)
+        # No savepoint: if this fails the whole move is refused and rolled back.
+        Action.objects.create(game=game, seq=seq, seat=position, move=move)
     except IntegrityError:
         # Only reachable if a writer bypassed lock_game; treat it like a race lost.
         raise StaleMove(_("The game has moved on since this page was shown."), seq) from None
     game.last_seq = seq
+    if seats is None:
+        seats = list(game.seats.select_related("user").order_by("position"))
     fields = ["last_seq", "to_act", "deadline"]
     if engine.is_over(state):
-        _finish(game, engine, state)
+        _finish(game, engine, state, seats=seats)
         fields += ["status", "finished"]
     else:
-        _update_turn_fields(game, engine, state)
+        _update_turn_fields(game, engine, state, seats=seats)
     game.save(update_fields=fields)
     recent = snap.events + [(seq, e) for e in events]
-    _on_commit_cache_and_fan_out(game, engine, Snapshot(state, recent[-RECENT_EVENTS:]))
-    return MoveResult(game=game, seq=seq, events=events)
+    after = Snapshot(state, recent[-RECENT_EVENTS:])
+    _on_commit_cache_and_fan_out(game, engine, after, since=since, seats=seats)
+    return MoveResult(game=game, seq=seq, events=events, snapshot=after, seats=seats)
 
 
-def _update_turn_fields(game: Game, engine: Engine, state: Any) -> None:
+def _update_turn_fields(game: Game, engine: Engine, state: Any, *, seats: list[Seat] | None = None) -> None:
     """Set ``to_act`` from ``pending``, run the clocks of exactly those seats, owe "your move" emails.
 
     ``games.clocks.clocks_update`` writes the seats' ``owes_move`` and clock
     fields and ``game.deadline``; each person whose clock just started is
-    owed a "your move" (an outbox row in this transaction).
+    owed a "your move" (an outbox row in this transaction). ``seats``: the
+    game's seats read under the lock, if the caller has them.
     """
     to_act = sorted({d.player for d in engine.pending(state)})
     game.to_act = to_act
-    started = clocks.clocks_update(game, set(to_act), timezone.now())
+    started = clocks.clocks_update(game, set(to_act), timezone.now(), seats=seats)
     correspondence.notify_your_move(game=game, seats=started)
 
 
-def _finish(game: Game, engine: Engine, state: Any) -> None:
-    """Write the result to the seats, mark the game finished and rate it. Caller holds the lock."""
+def _finish(game: Game, engine: Engine, state: Any, *, seats: list[Seat] | None = None) -> None:
+    """Write the result to the seats, mark the game finished and rate it. Caller holds the lock.
+
+    ``seats``: the game's seats read under the lock, if the caller has them.
+    """
     # ``state`` is None when a forfeit ends the game early (no engine result).
     result = engine.result(state) if state is not None else None
     game.status = Game.Status.FINISHED
     game.finished = timezone.now()
     game.to_act = []
     game.deadline = None
-    seats = list(game.seats.all())
+    if seats is None:
+        seats = list(game.seats.all())
     # Forfeited seats rank last whatever their score (games.autoplay.final_ranks).
     ranks = autoplay.final_ranks(seats, result)
     clocks.clocks_stop_all(seats)
@@ -596,47 +616,69 @@ def _finish(game: Game, engine: Engine, state: Any) -> None:
     rating_update(game=game)
 
 
-def _on_commit_cache_and_fan_out(game: Game, engine: Engine, snap: Snapshot) -> None:
+def _on_commit_cache_and_fan_out(
+    game: Game, engine: Engine, snap: Snapshot, *, since: datetime, seats: list[Seat] | None = None
+) -> None:
     """After commit: cache the snapshot at its seq and call ``after_move``.
 
     The pickle is taken now, so later changes to the state cannot leak in.
+    ``since``: when the change began, taken before it wrote any outbox row
+    (UTC); ``after_move`` queues the rows created since. With ``seats`` (as
+    the change left them) ``after_move`` need not ask the database whether a
+    bot is to move.
     """
     key = _state_key(game, game.last_seq, engine.version)
     blob = pickle.dumps(snap, pickle.HIGHEST_PROTOCOL)
-    transaction.on_commit(partial(_cache_and_fan_out, key, blob, game.pk, game.last_seq))
+    bot_to_act = None
+    if seats is not None:
+        bot_to_act = game.is_active and any(s.bot_played and s.deadline is not None for s in seats)
+    transaction.on_commit(partial(_cache_and_fan_out, key, blob, game.pk, game.last_seq, since, bot_to_act))
 
 
-def _cache_and_fan_out(key: str, blob: bytes, game_id: int, seq: int) -> None:
+def _cache_and_fan_out(
+    key: str, blob: bytes, game_id: int, seq: int, since: datetime, bot_to_act: bool | None
+) -> None:
     cache.set(key, blob, STATE_CACHE_TIMEOUT)
-    after_move(game_id=game_id, seq=seq)
+    after_move(game_id=game_id, seq=seq, since=since, bot_to_act=bot_to_act)
 
 
-def after_move(*, game_id: int, seq: int) -> None:
+def after_move(*, game_id: int, seq: int, since: datetime | None = None, bot_to_act: bool | None = None) -> None:
     """Fan out after a move, a start or a timeout has been committed.
 
-    Queues a send task for each outbox row the change wrote (and any other
-    row of the game still pending), and, if a bot seat now owes a decision,
-    the ``bot_moves`` task (unless this runs inside that task's own loop,
-    which goes on by itself). It runs after commit, so a task it queues
-    always sees the move; it never raises (a broker outage is logged, and
-    the periodic sweep does the work later), since the move is saved.
+    Queues a send task for each outbox row the change wrote, and, if a bot
+    seat now owes a decision, the ``bot_moves`` task (unless this runs
+    inside that task's own loop, which goes on by itself). It runs after
+    commit, so a task it queues always sees the move; it never raises (a
+    broker outage is logged, and the periodic sweep does the work later),
+    since the move is saved.
 
     Args:
         game_id: the game that changed.
         seq: its ``last_seq`` after the change (0 for a start).
+        since: when the change's transaction began (UTC): only pending rows
+            created since are queued (older ones are already queued, or the
+            sweep's). None: the game's newest ``OUTBOX_ROWS_PER_MOVE`` rows.
+        bot_to_act: whether a bot-played seat owes a decision, if the caller
+            knows; None asks the database.
     """
     from games.tasks import bot_moves, enqueue
 
     log.debug("after_move game=%s seq=%s", game_id, seq)
     try:
-        # A move writes a few rows (one per seat at most, per kind); older pending
-        # rows are the sweep's, so a backlog never slows the next move.
-        correspondence.outbox_enqueue(game_id=game_id, newest=OUTBOX_ROWS_PER_MOVE)
-        if not autoplay.bot_loop_active() and (
-            Seat.objects.filter(game_id=game_id, game__status=Game.Status.ACTIVE, deadline__isnull=False)
-            .exclude(bot="")
-            .exists()
-        ):
+        # A backlog of older pending rows is the sweep's, so it never slows the next move.
+        if since is not None:
+            correspondence.outbox_enqueue(game_id=game_id, since=since)
+        else:
+            correspondence.outbox_enqueue(game_id=game_id, newest=OUTBOX_ROWS_PER_MOVE)
+        if autoplay.bot_loop_active():
+            return
+        if bot_to_act is None:
+            bot_to_act = (
+                Seat.objects.filter(game_id=game_id, game__status=Game.Status.ACTIVE, deadline__isnull=False)
+                .exclude(bot="")
+                .exists()
+            )
+        if bot_to_act:
             enqueue(bot_moves, game_id)
     except Exception:  # the move is committed; the sweep catches up
         log.exception("after_move failed for game %s seq %s", game_id, seq)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -68,7 +69,11 @@ def get_game_for_user(request: HttpRequest, game_id: int) -> tuple[Game, Seat | 
     themselves.
     """
     try:
-        game = Game.objects.select_related("creator").prefetch_related("seats__user").get(pk=game_id)
+        game = (
+            Game.objects.select_related("creator")
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+            .get(pk=game_id)
+        )
     except Game.DoesNotExist:
         raise Http404("No such game") from None
     user = request.user if request.user.is_authenticated else None
@@ -182,18 +187,23 @@ def game_cancel(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse
 # The game page
 
 
-def _game_context(request: HttpRequest, game: Game, seat: Seat | None, *, error: str = "") -> dict[str, Any]:
+def _game_context(
+    request: HttpRequest, game: Game, seat: Seat | None, *, error: str = "", snap: services.Snapshot | None = None
+) -> dict[str, Any]:
     """Everything ``games/game.html`` and its partials need, for this viewer.
 
     ``view`` is ``engine.view(state, viewer)`` and the only game data the
     templates get; ``viewer`` is the seat index, or None for spectators.
+    ``snap``: the game's snapshot at ``game.last_seq`` if the caller has it
+    (the move path), else read from the cache.
     """
     seats = list(game.seats.all())
     viewer = seat.position if seat is not None else None
     view: dict[str, Any] | None = None
     events = None
     if game.started is not None:
-        snap = services.snapshot_at(game)
+        if snap is None:
+            snap = services.snapshot_at(game)
         view = get_engine(game.kind).view(snap.state, viewer)
         events = snap.events
     chat_qs = ChatMessage.objects.filter(game=game).select_related("user")
@@ -355,10 +365,10 @@ def game_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     400 malformed, 403 not your move, 409 stale or game not running,
     422 refused by the rules (with the engine's reason).
     """
-    game, _seat = get_game_for_user(request, game_id)
+    get_game_for_user(request, game_id)  # 404 for games the user may not see
     try:
         move, seq = parse_move(request.POST)
-        services.game_submit_move(game_id=game.pk, user=request.user, move=move, expected_seq=seq)
+        result = services.game_submit_move(game_id=game_id, user=request.user, move=move, expected_seq=seq)
     except MalformedMove as exc:
         return _refused(request, game_id, str(exc), HTTPStatus.BAD_REQUEST)
     except services.StaleMove:
@@ -374,7 +384,10 @@ def game_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     except (services.GameNotActive, services.LockTimeout) as exc:
         return _refused(request, game_id, str(exc) or _("Please try again."), HTTPStatus.CONFLICT)
     if request.htmx:
-        return _render_live(request, game_id)
+        # Drawn from what the move just committed: no second read of game, seats and state.
+        game = selectors.with_seats(result.game, result.seats)
+        seat = selectors.seat_for(game, request.user)
+        return render(request, "games/game.html#live", _game_context(request, game, seat, snap=result.snapshot))
     return redirect("games:detail", game_id=game_id)
 
 

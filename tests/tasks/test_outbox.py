@@ -299,3 +299,26 @@ def test_a_chat_email_is_withdrawn_when_the_message_is_hidden_before_sending(use
     mail.outbox.clear()
     assert outbox.notification_send(notification_id=row.pk) is False
     assert mail.outbox == []
+
+
+def test_a_move_queues_the_rows_it_wrote_and_no_older_pending_row(users, commit, monkeypatch):
+    """After a broker outage the backlog is the sweep's: the next move queues only its own "your move"."""
+    game = new_game(users[0], users[1])
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("down")
+
+    monkeypatch.setattr(send_notification, "delay", broker_down)
+    with commit():
+        for _ in range(4):
+            play(game, 1)
+    old = set(Notification.objects.filter(game=game, status="pending").values_list("pk", flat=True))
+    assert len(old) >= 4
+    queued = []
+    monkeypatch.setattr(send_notification, "delay", lambda pk: queued.append(pk))
+    with commit():
+        play(game, 1)
+    game.refresh_from_db()
+    mine = Notification.objects.get(game=game, kind="your_move", seq=game.last_seq)
+    assert queued == [mine.pk]
+    assert not old & set(queued)
