@@ -30,6 +30,7 @@ from accounts import selectors, services
 from accounts.forms import DeleteAccountForm, SettingsForm
 from accounts.models import User
 from ratings import selectors as rating_selectors
+from website.db import reads_from_replica
 
 if TYPE_CHECKING:
     from django_htmx.middleware import HtmxDetails
@@ -55,6 +56,7 @@ def get_profile_user(username: str) -> User:
 
 
 @require_GET
+@reads_from_replica
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's page: ratings with history charts, record, current and finished games, head-to-head."""
     owner = get_profile_user(username)

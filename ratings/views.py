@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from ratings import selectors
+from website.db import reads_from_replica
 
 
 @require_GET
@@ -18,6 +19,7 @@ def ladder_index(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@reads_from_replica
 def ladder(request: HttpRequest, kind: str) -> HttpResponse:
     """A game's leaderboard: rank, player, rating, games, last played; the viewer's place even off the page."""
     if kind not in selectors.ladder_kinds():

@@ -11,7 +11,8 @@ off), ``ALLOWED_HOSTS`` (comma-separated), ``DATABASE_URL`` (default: SQLite
 in ``var/``), ``REDIS_URL`` (cache and Celery broker; unset: in-process
 cache and eager Celery), ``EMAIL_URL`` (``console:``, ``smtp://user:pass@host:587``,
 ``smtp+ssl://...``, ``locmem:``; default console), ``DEFAULT_FROM_EMAIL``,
-``SITE_URL``. The production and operations variables (HTTPS, HSTS,
+``SITE_URL``, ``DATABASE_REPLICA_URL`` (a read replica for profiles,
+ladders and finished games; unset: everything reads the primary). The production and operations variables (HTTPS, HSTS,
 cookies, rate limits, database pooling, logs) are read, and explained, in
 the "Production" block below; docs/scaling.md shows them in use.
 """
@@ -226,6 +227,17 @@ AUTH_USER_MODEL = "accounts.User"
 #: run the sweep, so page tests count only the page's own queries.
 TESTING = "pytest" in sys.modules or sys.argv[1:2] == ["test"]
 
+# A streaming replica for read-heavy pages that can take a little lag
+# (profiles, ladders): website.db.ReplicaRouter. Not under tests: there is
+# no replication there (tests/ops/test_replica.py checks the routing).
+if envstr("DATABASE_REPLICA_URL") and not TESTING:
+    DATABASES["replica"] = dj_database_url.parse(
+        envstr("DATABASE_REPLICA_URL"),
+        conn_max_age=DATABASES["default"]["CONN_MAX_AGE"],
+        conn_health_checks=True,
+    )
+DATABASE_ROUTERS = ["website.db.ReplicaRouter"]
+
 REDIS_URL = envstr("REDIS_URL")
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
@@ -382,12 +394,13 @@ CONTENT_SECURITY_POLICY = {
 if envbool("DATABASE_POOL", False) and DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # psycopg's connection pool in each process, instead of one persistent
     # connection per process (Django requires CONN_MAX_AGE 0 with a pool).
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": envint("DATABASE_POOL_MIN", 1),
-        "max_size": envint("DATABASE_POOL_MAX", 4),
-        "timeout": 10,
-    }
+    for _alias in DATABASES:
+        DATABASES[_alias]["CONN_MAX_AGE"] = 0
+        DATABASES[_alias].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": envint("DATABASE_POOL_MIN", 1),
+            "max_size": envint("DATABASE_POOL_MAX", 4),
+            "timeout": 10,
+        }
 
 # Rate limits (ops.middleware.RateLimitMiddleware, django-ratelimit counters in
 # the cache): URL name -> (key, rate), POSTs only. Chat has its own per-user
