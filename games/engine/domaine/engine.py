@@ -576,7 +576,7 @@ def view(state: State, viewer: int | None, reveal_all: bool = False) -> dict[str
             "sold_this_turn": state.sold,
             "target": state.target,
             "turn": {"player": state.turn_player, "step": state.step, "number": state.turns},
-            "pending": [dec.to_dict() for dec in pending(state)],
+            "pending": [_decision_for_viewer(dec, viewer, show) for dec in pending(state)],
             "game_over": over,
             "winners": res.winners if res else [],
             "bonuses": list(state.bonuses) if over else [],
@@ -584,6 +584,21 @@ def view(state: State, viewer: int | None, reveal_all: bool = False) -> dict[str
     )
     if show:
         out["deck"] = list(state.deck)
+    return out
+
+
+def _decision_for_viewer(dec: Decision, viewer: int | None, show: bool) -> dict[str, Any]:
+    """Return ``dec`` as JSON-ready data for ``viewer``.
+
+    Rule: a hand is secret. The ``play`` decision lists the mover's hand as
+    its options and the cards it can afford, so for anyone else (and
+    spectators) those are left out; the hand's size is public elsewhere.
+    Other decisions (setup squares, the deck and the display) are public.
+    """
+    out = dec.to_dict()
+    if dec.kind == "play" and not show and viewer != dec.player:
+        out["options"] = []
+        out["params"] = {k: v for k, v in out["params"].items() if k != "playable"}
     return out
 
 
@@ -606,6 +621,8 @@ class PlayerView:
             for i, p in enumerate(st.players):
                 if i != player:
                     p.hand = ["?"] * len(p.hand)
+            # The seed deals the deck: a bot that knew it could rebuild the deck's order.
+            st.seed = 0
         st.rng = Rng(0)
         self.state = st
 

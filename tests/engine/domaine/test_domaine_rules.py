@@ -714,3 +714,25 @@ def test_board_pickles_without_caches():
     b.derived()
     b2 = pickle.loads(pickle.dumps(b))
     assert b2 == b and b2._d is None
+
+
+# --- What a view hides ----------------------------------------------------------------------------
+
+
+def test_view_hides_the_movers_hand_in_the_open_play_decision():
+    st = make()
+    mine = ENGINE.view(st, 0)["pending"][0]
+    assert sorted(mine["options"]) == ["A1", "A2", "A3"] and mine["params"]["playable"] == ["A1", "A2", "A3"]
+    for viewer in (1, None):
+        dec = ENGINE.view(st, viewer)["pending"][0]
+        assert dec["player"] == 0 and dec["kind"] == "play"
+        assert dec["options"] == [] and "playable" not in dec["params"], dec
+        assert "A1" not in str(ENGINE.view(st, viewer)["pending"])
+    assert ENGINE.view(st, 1, reveal_all=True)["pending"][0]["options"] == ["A1", "A2", "A3"]
+
+
+def test_player_view_hides_the_seed():
+    st = new_state(2, 123456)
+    pv = ENGINE.player_view(st, 0)
+    assert pv.state.seed != 123456 and pv.state.deck == ["?"] * len(st.deck)
+    assert "123456" not in str(ENGINE.view(st, 0)) and "seed" not in ENGINE.view(st, 0)
