@@ -295,6 +295,10 @@ def _apply(state: State, player: int, move: dict[str, Any]) -> list[Event]:
     if state.step == TAKE:
         if act != "take":
             raise IllegalMove("Take a card now, from the deck or the display (act take).", "wrong_act")
+        if not state.deck:
+            # Rule: once the deck is empty no card may be taken, from the deck or the display.
+            # The engine never stops at "take" with an empty deck; a scenario's setup can.
+            raise IllegalMove("The deck is empty: no card may be taken, from the deck or the display.", "deck_empty")
         p = state.players[player]
         if move.get("from") == "deck" and "card" not in move:
             if set(move) - {"act", "from"}:
