@@ -78,8 +78,9 @@ def castles_left(state: State, colour: int) -> int:
 
 
 def setup_colour(state: State) -> int:
-    """The colour the current placement is for: the placer's own, or neutral."""
-    if castles_left(state, state.turn_player) > 0:
+    """The colour the current placement is for: the placer's own, or neutral
+    (only in a two-player game: with 3 or 4 players there is no neutral colour)."""
+    if castles_left(state, state.turn_player) > 0 or state.n != 2:
         return state.turn_player
     return rules.NEUTRAL
 
