@@ -736,3 +736,33 @@ def test_player_view_hides_the_seed():
     pv = ENGINE.player_view(st, 0)
     assert pv.state.seed != 123456 and pv.state.deck == ["?"] * len(st.deck)
     assert "123456" not in str(ENGINE.view(st, 0)) and "seed" not in ENGINE.view(st, 0)
+
+
+# --- Notation error cases -------------------------------------------------------------------------
+
+
+def test_a_card_id_that_is_not_a_string_is_refused_not_a_crash():
+    st = make()
+    refused(st, 0, "bad_card", act="play", card=["A1"], option=0)
+    refused(st, 0, "not_in_hand", act="sell", card=["A1"])
+    play(st, 0, act="sell", card="A1")
+    refused(st, 0, "not_in_display", act="take", card=["A1"])
+
+
+def test_an_edge_named_larger_square_first_is_refused_in_a_move_but_read_in_a_setup():
+    st = make()
+    assert "smaller square comes first" in refused(st, 0, "bad_edge", act="play", card="A1", option=0, borders=["A10-A9"])
+    assert report(make(borders=["A10-A9"]))["borders"] == ["A9-A10"]
+
+
+def test_three_player_setup_has_no_neutral_colour():
+    st = make(
+        players=3,
+        castles={"A1": 0, "A8": 0, "H1": 0, "H8": 0, "C1": 1},
+        knights={"A2": 0, "C2": 1},
+        players_state=[{"gold": 7, "hand": []}] * 3,
+        turn={"player": 0, "step": "setup"},
+    )
+    # Seat 0 has placed all its castles; with 3 players that never makes it a neutral placement.
+    refused(st, 0, None, act="place_neutral", at="E5")
+    assert ENGINE.pending(st)[0].params["neutral"] is False
