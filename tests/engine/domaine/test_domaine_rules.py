@@ -751,7 +751,8 @@ def test_a_card_id_that_is_not_a_string_is_refused_not_a_crash():
 
 def test_an_edge_named_larger_square_first_is_refused_in_a_move_but_read_in_a_setup():
     st = make()
-    assert "smaller square comes first" in refused(st, 0, "bad_edge", act="play", card="A1", option=0, borders=["A10-A9"])
+    reason = refused(st, 0, "bad_edge", act="play", card="A1", option=0, borders=["A10-A9"])
+    assert "smaller square comes first" in reason
     assert report(make(borders=["A10-A9"]))["borders"] == ["A9-A10"]
 
 
