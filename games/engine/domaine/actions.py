@@ -402,7 +402,7 @@ def card_action(move: dict[str, Any], hand: list[str]) -> tuple[Card, Action]:
             that the chosen action does not have.
     """
     cid = move.get("card")
-    if cid not in CARDS:
+    if not isinstance(cid, str) or cid not in CARDS:
         raise IllegalMove(f"{cid!r} is not a card.", "bad_card")
     if cid not in hand:
         raise IllegalMove(f"You have no {cid} in hand.", "not_in_hand")

@@ -78,8 +78,9 @@ def castles_left(state: State, colour: int) -> int:
 
 
 def setup_colour(state: State) -> int:
-    """The colour the current placement is for: the placer's own, or neutral."""
-    if castles_left(state, state.turn_player) > 0:
+    """The colour the current placement is for: the placer's own, or neutral
+    (only in a two-player game: with 3 or 4 players there is no neutral colour)."""
+    if castles_left(state, state.turn_player) > 0 or state.n != 2:
         return state.turn_player
     return rules.NEUTRAL
 
@@ -295,6 +296,10 @@ def _apply(state: State, player: int, move: dict[str, Any]) -> list[Event]:
     if state.step == TAKE:
         if act != "take":
             raise IllegalMove("Take a card now, from the deck or the display (act take).", "wrong_act")
+        if not state.deck:
+            # Rule: once the deck is empty no card may be taken, from the deck or the display.
+            # The engine never stops at "take" with an empty deck; a scenario's setup can.
+            raise IllegalMove("The deck is empty: no card may be taken, from the deck or the display.", "deck_empty")
         p = state.players[player]
         if move.get("from") == "deck" and "card" not in move:
             if set(move) - {"act", "from"}:
@@ -576,7 +581,7 @@ def view(state: State, viewer: int | None, reveal_all: bool = False) -> dict[str
             "sold_this_turn": state.sold,
             "target": state.target,
             "turn": {"player": state.turn_player, "step": state.step, "number": state.turns},
-            "pending": [dec.to_dict() for dec in pending(state)],
+            "pending": [_decision_for_viewer(dec, viewer, show) for dec in pending(state)],
             "game_over": over,
             "winners": res.winners if res else [],
             "bonuses": list(state.bonuses) if over else [],
@@ -584,6 +589,21 @@ def view(state: State, viewer: int | None, reveal_all: bool = False) -> dict[str
     )
     if show:
         out["deck"] = list(state.deck)
+    return out
+
+
+def _decision_for_viewer(dec: Decision, viewer: int | None, show: bool) -> dict[str, Any]:
+    """Return ``dec`` as JSON-ready data for ``viewer``.
+
+    Rule: a hand is secret. The ``play`` decision lists the mover's hand as
+    its options and the cards it can afford, so for anyone else (and
+    spectators) those are left out; the hand's size is public elsewhere.
+    Other decisions (setup squares, the deck and the display) are public.
+    """
+    out = dec.to_dict()
+    if dec.kind == "play" and not show and viewer != dec.player:
+        out["options"] = []
+        out["params"] = {k: v for k, v in out["params"].items() if k != "playable"}
     return out
 
 
@@ -606,6 +626,8 @@ class PlayerView:
             for i, p in enumerate(st.players):
                 if i != player:
                     p.hand = ["?"] * len(p.hand)
+            # The seed deals the deck: a bot that knew it could rebuild the deck's order.
+            st.seed = 0
         st.rng = Rng(0)
         self.state = st
 

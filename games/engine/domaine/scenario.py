@@ -14,7 +14,7 @@ from games.engine.cli import MalformedScenario, scenario_main
 from games.engine.core import EngineError, IllegalMove, Rng
 from games.engine.domaine import engine as E
 from games.engine.domaine import rules
-from games.engine.domaine.board import Board, parse_edge, parse_square, terrain_from_rows
+from games.engine.domaine.board import SQ_NAME, Board, parse_edge, parse_square, terrain_from_rows
 from games.engine.domaine.cards import CARDS
 from games.engine.domaine.state import OVER, PLAY, SETUP, TAKE, PlayerState, State
 
@@ -27,6 +27,15 @@ def _colour(value: Any, n: int) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n:
         return value
     raise MalformedScenario(f"{value!r} is not a seat or 'neutral'")
+
+
+def _setup_edge(text: Any) -> int:
+    """Read an edge of a setup's ``borders``: a move must name an edge smaller
+    square first, but a position is only described, so either order is read."""
+    if isinstance(text, str) and text.count("-") == 1:
+        a, b = (parse_square(p) for p in text.split("-"))
+        text = "-".join(SQ_NAME[s] for s in sorted((a, b)))
+    return parse_edge(text)
 
 
 def build(setup: dict[str, Any]) -> State:
@@ -67,7 +76,7 @@ def build(setup: dict[str, Any]) -> State:
             if board.knights_on_board(c) > rules.KNIGHTS_PER_COLOUR:
                 raise MalformedScenario(f"seat {c} has more than {rules.KNIGHTS_PER_COLOUR} knights")
         for text in setup.get("borders", []):
-            e = parse_edge(text)
+            e = _setup_edge(text)
             if board.border[e]:
                 raise MalformedScenario(f"border {text} listed twice")
             board.add_border(e)

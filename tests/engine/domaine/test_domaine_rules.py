@@ -714,3 +714,56 @@ def test_board_pickles_without_caches():
     b.derived()
     b2 = pickle.loads(pickle.dumps(b))
     assert b2 == b and b2._d is None
+
+
+# --- What a view hides ----------------------------------------------------------------------------
+
+
+def test_view_hides_the_movers_hand_in_the_open_play_decision():
+    st = make()
+    mine = ENGINE.view(st, 0)["pending"][0]
+    assert sorted(mine["options"]) == ["A1", "A2", "A3"] and mine["params"]["playable"] == ["A1", "A2", "A3"]
+    for viewer in (1, None):
+        dec = ENGINE.view(st, viewer)["pending"][0]
+        assert dec["player"] == 0 and dec["kind"] == "play"
+        assert dec["options"] == [] and "playable" not in dec["params"], dec
+        assert "A1" not in str(ENGINE.view(st, viewer)["pending"])
+    assert ENGINE.view(st, 1, reveal_all=True)["pending"][0]["options"] == ["A1", "A2", "A3"]
+
+
+def test_player_view_hides_the_seed():
+    st = new_state(2, 123456)
+    pv = ENGINE.player_view(st, 0)
+    assert pv.state.seed != 123456 and pv.state.deck == ["?"] * len(st.deck)
+    assert "123456" not in str(ENGINE.view(st, 0)) and "seed" not in ENGINE.view(st, 0)
+
+
+# --- Notation error cases -------------------------------------------------------------------------
+
+
+def test_a_card_id_that_is_not_a_string_is_refused_not_a_crash():
+    st = make()
+    refused(st, 0, "bad_card", act="play", card=["A1"], option=0)
+    refused(st, 0, "not_in_hand", act="sell", card=["A1"])
+    play(st, 0, act="sell", card="A1")
+    refused(st, 0, "not_in_display", act="take", card=["A1"])
+
+
+def test_an_edge_named_larger_square_first_is_refused_in_a_move_but_read_in_a_setup():
+    st = make()
+    reason = refused(st, 0, "bad_edge", act="play", card="A1", option=0, borders=["A10-A9"])
+    assert "smaller square comes first" in reason
+    assert report(make(borders=["A10-A9"]))["borders"] == ["A9-A10"]
+
+
+def test_three_player_setup_has_no_neutral_colour():
+    st = make(
+        players=3,
+        castles={"A1": 0, "A8": 0, "H1": 0, "H8": 0, "C1": 1},
+        knights={"A2": 0, "C2": 1},
+        players_state=[{"gold": 7, "hand": []}] * 3,
+        turn={"player": 0, "step": "setup"},
+    )
+    # Seat 0 has placed all its castles; with 3 players that never makes it a neutral placement.
+    refused(st, 0, None, act="place_neutral", at="E5")
+    assert ENGINE.pending(st)[0].params["neutral"] is False

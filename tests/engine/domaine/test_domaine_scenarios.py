@@ -1,4 +1,5 @@
-"""The 25 rules test vectors (copied from shared/scenarios/domaine into tests/scenarios/domaine)."""
+"""The rules test vectors: the 25 official ones (copied from shared/scenarios/domaine into
+tests/scenarios/domaine) and the project's own (tests/scenarios/domaine-herald), same format."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from games.engine.cli import EXIT_OK, EXIT_REFUSED, run_scenario
 from games.engine.domaine import scenario as runner
 
 ROOT = Path(__file__).resolve().parents[3]
-FILES = sorted((ROOT / "tests" / "scenarios" / "domaine").glob("*.json"))
+OFFICIAL = sorted((ROOT / "tests" / "scenarios" / "domaine").glob("*.json"))
+HERALD = sorted((ROOT / "tests" / "scenarios" / "domaine-herald").glob("*.json"))
+FILES = OFFICIAL + HERALD
 MULTISET_KEYS = {"hand", "display", "squares"}
 
 
@@ -34,10 +37,14 @@ def same(key, want, got):
 
 
 def test_all_twenty_five_vectors_are_here():
-    assert len(FILES) == 25
+    assert len(OFFICIAL) == 25
 
 
-@pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
+def test_the_project_vectors_are_here():
+    assert HERALD, "tests/scenarios/domaine-herald holds the project's own vectors"
+
+
+@pytest.mark.parametrize("path", FILES, ids=[f.parent.name + "/" + f.stem for f in FILES])
 def test_scenario(path):
     data = json.loads(path.read_text())
     expect = dict(data.get("expect", {}))
