@@ -89,6 +89,9 @@ TIME_CONTROLS: list[timedelta] = [
 #: Outbox rows a move can write (seats x kinds, with room): tasks are queued for these.
 OUTBOX_ROWS_PER_MOVE = 16
 
+#: At most this many moves are made for a player after one of theirs (a guard: one is usual).
+MAX_FORCED_MOVES = 8
+
 #: How long a cached state lives; a miss only costs a replay.
 STATE_CACHE_TIMEOUT = 7 * 24 * 3600
 
@@ -143,8 +146,9 @@ class MoveResult:
 
     Attributes:
         game: the Game row after the move (status, last_seq, to_act updated).
-        seq: the new Action's seq.
-        events: the engine's events for this move, unfiltered: filter with
+        seq: the new Action's seq (the last one, when moves that needed no
+            thought were made after it).
+        events: the engine's events for this move and those, unfiltered: filter with
             ``Event.for_viewer`` before showing them to anyone.
         snapshot: the state after the move with its recent events, so the
             page can be drawn without reading it back from the cache.
@@ -552,13 +556,25 @@ def _do_move(game: Game, position: int, move: dict[str, Any], *, seats: list[Sea
         # it instead, refuse the move (nothing is written) and keep the trace.
         log.exception("engine %s crashed on move %r", game.kind, move)
         raise IllegalMove(_("That move cannot be read."), "malformed") from exc
-    seq = game.last_seq + 1
+    applied = [(position, move, events)]
+    # Moves that need no thought (End turn after the last Buy) are made for the
+    # player at once, so nobody waits on a click: logged like any other move.
+    while len(applied) <= MAX_FORCED_MOVES and not engine.is_over(state):
+        forced = engine.forced_move(state)
+        if forced is None:
+            break
+        applied.append((forced[0], forced[1], engine.apply(state, forced[0], forced[1])))
+    events = [e for _seat, _move, evs in applied for e in evs]
+    first = game.last_seq + 1
     try:
         # No savepoint: if this fails the whole move is refused and rolled back.
-        Action.objects.create(game=game, seq=seq, seat=position, move=move)
+        Action.objects.bulk_create(
+            Action(game=game, seq=first + i, seat=seat, move=m) for i, (seat, m, _evs) in enumerate(applied)
+        )
     except IntegrityError:
         # Only reachable if a writer bypassed lock_game; treat it like a race lost.
-        raise StaleMove(_("The game has moved on since this page was shown."), seq) from None
+        raise StaleMove(_("The game has moved on since this page was shown."), first) from None
+    seq = first + len(applied) - 1
     game.last_seq = seq
     if seats is None:
         seats = list(game.seats.select_related("user").order_by("position"))
@@ -569,7 +585,7 @@ def _do_move(game: Game, position: int, move: dict[str, Any], *, seats: list[Sea
     else:
         _update_turn_fields(game, engine, state, seats=seats)
     game.save(update_fields=fields)
-    recent = snap.events + [(seq, e) for e in events]
+    recent = snap.events + [(first + i, e) for i, (_seat, _m, evs) in enumerate(applied) for e in evs]
     after = Snapshot(state, recent[-RECENT_EVENTS:])
     _on_commit_cache_and_fan_out(game, engine, after, since=since, seats=seats)
     return MoveResult(game=game, seq=seq, events=events, snapshot=after, seats=seats)

@@ -72,6 +72,13 @@ class CounterEngine:
             return []
         return [{"act": "add", "n": k} for k in (1, 2, 3) if state.total + k <= state.target]
 
+    def forced_move(self, state: CounterState) -> tuple[int, dict[str, Any]] | None:
+        """Never: even a single legal add is left to the player, so the site's tests count every move.
+
+        The site's forced-move path is tested with Dominion's End turn.
+        """
+        return None
+
     def check(self, state: CounterState, player: int, move: dict[str, Any]) -> None:
         """Raise IllegalMove unless ``move`` is one of ``legal_moves``."""
         if state.over:

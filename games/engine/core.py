@@ -262,6 +262,16 @@ class Engine(Protocol):
 
     def legal_moves(self, state: Any, player: int) -> list[Move]: ...
 
+    def forced_move(self, state: Any) -> tuple[int, Move] | None:
+        """``(player, move)`` when the game waits on one player who has exactly one legal move, else None.
+
+        A move that needs no thought (Dominion's End turn once no Buy is left).
+        The engine never makes it by itself: the notation leaves that to the
+        user interface, so the site makes it for the player and logs it like
+        any other move.
+        """
+        ...
+
     def check(self, state: Any, player: int, move: Move) -> None: ...
 
     def apply(self, state: Any, player: int, move: Move) -> list[Event]: ...

@@ -63,9 +63,9 @@ def play_a_turn_by_clicking(page, hand: list[str], coins_in_hand: int, has_milit
     want = "Militia" if coins_in_hand >= 4 and not has_militia else "Silver" if coins_in_hand >= 3 else None
     if want:
         page.locator(f"#game-board .supply button[value='{want}']").click()
-        # One Buy: once the answer is on the page no Buy button is left (the log may
-        # already say "buys Silver" from an earlier turn, so it is no signal).
-        page.wait_for_selector("#game-board .supply button.buy", state="detached")
+        # That was the one Buy: the site ends the turn by itself (nothing is left to decide).
+        page.wait_for_selector("text=Your turn", state="detached", timeout=POLL_WAIT_MS)
+        return False
     page.get_by_role("button", name="End turn").click()
     return False
 

@@ -294,7 +294,8 @@ def test_play_a_card_by_clicks(client, domaine):
 
 
 def test_sell_and_take_are_single_posts(client, domaine):
-    game = bot_moves(domaine, until=at_step("play"))
+    """With another card in the display the take is the player's choice, asked on the page."""
+    game = bot_moves(domaine, until=lambda g, state: at_step("play")(g, state) and view_of(g, None)["display"])
     seat = game.to_act[0]
     client.force_login(game.seats.get(position=seat).user)
     card = view_of(game, seat)["players"][seat]["hand"][0]
@@ -311,6 +312,22 @@ def test_sell_and_take_are_single_posts(client, domaine):
     assert response.status_code == HTTPStatus.OK
     game.refresh_from_db()
     assert len(view_of(game, seat)["players"][seat]["hand"]) == 3
+
+
+def test_with_nothing_else_in_the_display_the_deck_card_is_taken_at_once(client, domaine):
+    """The take needs no thought when the deck is the only choice: the site makes it, and logs it."""
+    game = bot_moves(domaine, until=lambda g, state: at_step("play")(g, state) and not view_of(g, None)["display"])
+    seat = game.to_act[0]
+    client.force_login(game.seats.get(position=seat).user)
+    card = view_of(game, seat)["players"][seat]["hand"][0]
+    before = game.last_seq
+    response = client.post(url("move", game), {"move": json.dumps({"act": "sell", "card": card}), "seq": before}, **HX)
+    assert response.status_code == HTTPStatus.OK
+    game.refresh_from_db()
+    made = list(Action.objects.filter(game=game, seq__gt=before).values_list("seat", "move"))
+    assert made == [(seat, {"act": "sell", "card": card}), (seat, {"act": "take", "from": "deck"})]
+    assert len(view_of(game, seat)["players"][seat]["hand"]) == 3
+    assert "Take a card" not in response.content.decode()
 
 
 def test_a_refused_play_shows_the_reason_and_writes_nothing(client, domaine):

@@ -155,3 +155,21 @@ def test_the_replay_is_refused_while_the_game_runs_and_steps_once_it_is_over(cli
     final = client.get(reverse("games:replay", args=[game.pk]))
     assert "Final scores" in html(final)
     assert client.get(reverse("games:replay", args=[game.pk]) + "?step=x").status_code == HTTPStatus.BAD_REQUEST
+
+
+def test_buying_with_the_last_buy_ends_the_turn_at_once(client, player, opponent):
+    """End turn needs no thought once no Buy is left: the site makes it, so the next player is not kept waiting."""
+    game = make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"})
+    seat = services.state_at(game).current
+    mover = game.seats.get(position=seat).user
+    client.force_login(mover)
+    move = reverse("games:move", args=[game.pk])
+    assert client.post(move, {"act": "play_treasures", "seq": 0}).status_code == HTTPStatus.FOUND
+    response = client.post(move, {"act": "buy", "card": "Copper", "seq": 1}, HTTP_HX_REQUEST="true")
+    assert response.status_code == HTTPStatus.OK
+    game.refresh_from_db()
+    logged = list(game.actions.filter(seq__gt=1).values_list("seat", "move"))
+    assert logged == [(seat, {"act": "buy", "card": "Copper"}), (seat, {"act": "end_turn"})]
+    assert game.to_act == [1 - seat] and game.last_seq == 3
+    assert not response.context["my_move"]
+    assert services.state_at(game).current == 1 - seat

@@ -682,6 +682,17 @@ class DomaineEngine:
         """Return ``player``'s legal moves (plays by their first part; see ``legal_moves``)."""
         return legal_moves(state, player)
 
+    def forced_move(self, state: State) -> tuple[int, dict[str, Any]] | None:
+        """The take step's only legal move, when there is just one (see ``core.Engine``).
+
+        Only the take step is looked at: a play has far too many forms to
+        list, and whenever a card can be played there is a choice anyway.
+        """
+        if state.step != TAKE:
+            return None
+        moves = legal_moves(state, state.turn_player)
+        return (state.turn_player, moves[0]) if len(moves) == 1 else None
+
     def check(self, state: State, player: int, move: dict[str, Any]) -> None:
         """Raise IllegalMove(reason, code) if ``move`` is not legal now."""
         check(state, player, move)

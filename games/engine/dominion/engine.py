@@ -577,6 +577,20 @@ class DominionEngine:
             return []
         return turn_moves(st)
 
+    def forced_move(self, st: DominionState) -> tuple[int, dict[str, Any]] | None:
+        """The one legal move of the only player to act, if there is just one (see ``core.Engine``).
+
+        In practice End turn once a card is bought and no Buy is left: with a
+        card bought no Treasure may be played, so nothing else is legal.
+        Decisions with a single answer never get here (the engine resolves
+        them without asking); yes/no questions always have two.
+        """
+        pend = self.pending(st)
+        if len(pend) != 1:
+            return None
+        moves = self.legal_moves(st, pend[0].player)
+        return (pend[0].player, moves[0]) if len(moves) == 1 else None
+
     def check(self, st: DominionState, player: int, move: dict[str, Any]) -> None:
         """Raise ``IllegalMove`` with the reason if ``move`` is not legal now; change nothing."""
         _validate(st, player, move)
