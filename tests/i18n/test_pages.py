@@ -102,8 +102,18 @@ def test_domaine_game_page(client, language):
 
 
 DOMAINE_PLAY = {
-    "zh-hant": {"name": "2 名騎士（B）", "choice": "1 名騎士 或 2 道邊界（A）", "empty": "打出但不使用", "tick": "是的，打出這張牌但不使用它"},
-    "zh-hans": {"name": "2 名骑士（B）", "choice": "1 名骑士 或 2 道边界（A）", "empty": "打出但不使用", "tick": "是的，打出这张牌但不使用它"},
+    "zh-hant": {
+        "name": "2 名騎士（B）",
+        "choice": "1 名騎士 或 2 道邊界（A）",
+        "empty": "打出但不使用",
+        "tick": "是的，打出這張牌但不使用它",
+    },
+    "zh-hans": {
+        "name": "2 名骑士（B）",
+        "choice": "1 名骑士 或 2 道边界（A）",
+        "empty": "打出但不使用",
+        "tick": "是的，打出这张牌但不使用它",
+    },
 }
 
 

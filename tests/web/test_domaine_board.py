@@ -74,14 +74,18 @@ def test_log_sentences():
     )
     # a card with a choice says which action was used
     assert (
-        describe_domaine(
-            {"kind": "play", "card": "A4", "option": 1, "action": "borders", "borders": ["A1-A2"]}, "Bob"
-        )
+        describe_domaine({"kind": "play", "card": "A4", "option": 1, "action": "borders", "borders": ["A1-A2"]}, "Bob")
         == "Bob played 1 Knight or 2 Borders (A) as 2 borders: A1-A2."
     )
     assert describe_domaine({"kind": "take", "from": "deck"}, "Ann") == "Ann drew a card from the deck."
-    assert describe_domaine({"kind": "take", "from": "deck", "card": "C1"}, "Ann") == "Ann drew 3 Borders (C) from the deck."
-    assert describe_domaine({"kind": "take", "from": "display", "card": "C1"}, "Ann") == "Ann took 3 Borders (C) from the display."
+    assert (
+        describe_domaine({"kind": "take", "from": "deck", "card": "C1"}, "Ann")
+        == "Ann drew 3 Borders (C) from the deck."
+    )
+    assert (
+        describe_domaine({"kind": "take", "from": "display", "card": "C1"}, "Ann")
+        == "Ann took 3 Borders (C) from the display."
+    )
     assert describe_domaine({"kind": "sell", "card": "A1", "gold": 1}, "Ann") == "Ann sold 1 Border (A) for 1 gold."
     assert "castle on C3 and a knight on C4 (1 gold)" in describe_domaine(
         {"kind": "place_castle", "at": "C3", "knight": "C4", "paid": 1}, "Ann"

@@ -12,11 +12,11 @@ from django.db import transaction
 from django.urls import reverse
 
 from games import services
+from games.domaine_board import places_nothing
 from games.engine.core import Rng
 from games.engine.domaine.cards import CARDS
-from games.domaine_board import places_nothing
-from games.eventtext_domaine import card_name
 from games.engine.registry import get_engine
+from games.eventtext_domaine import card_name
 from games.locking import lock_game
 from games.models import Action, Game
 from tests.conftest import make_game, user_to_move, user_waiting

@@ -68,7 +68,7 @@ def test_the_verification_email_in_chinese(client):
 
 
 def test_password_reset_and_unknown_address_emails(client):
-    user = UserFactory(username="erin", email="erin@example.com")
+    UserFactory(username="erin", email="erin@example.com")
     client.post(reverse("account_reset_password"), {"email": "erin@example.com"})
     client.post(reverse("account_reset_password"), {"email": "nobody@example.com"})
     reset, unknown = mail.outbox
