@@ -251,3 +251,15 @@ def draw(
 def draft_json(draft: dict[str, Any] | None) -> str:
     """Return a draft as compact JSON (for hidden inputs and query strings)."""
     return json.dumps(draft or {}, separators=(",", ":"), ensure_ascii=False)
+
+
+#: The parts of a ``play`` that put something on the board (``domain`` alone only names a domain).
+PLACING_PARTS = ("borders", "knights", "squares", "remove", "knight", "with")
+#: The form field that says "yes, play this card without using it"; the move itself is unchanged.
+EMPTY_PLAY_FIELD = "play_empty"
+
+
+def places_nothing(move: Any) -> bool:
+    """True for a ``play`` that puts nothing on the board: legal (every action is "up to"), but the
+    card and its cost are spent for nothing, so the page asks the player to say so on purpose."""
+    return isinstance(move, dict) and move.get("act") == "play" and not any(move.get(k) for k in PLACING_PARTS)

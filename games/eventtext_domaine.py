@@ -4,7 +4,8 @@
 kind "domaine"; the events are those of ``games.engine.domaine.engine``
 after ``Event.for_viewer`` (so a deck draw seen by another player carries
 no card). :func:`action_text` is shared with the board, which labels the
-cards in a hand the same way the log does.
+cards in a hand the same way the log does, and :func:`card_name`, the
+name a card is shown by everywhere (the notation keeps its id).
 """
 
 from __future__ import annotations
@@ -50,14 +51,49 @@ def card_action_text(card_id: str, option: int = 0) -> str:
     return action_text(action.kind, action.n)
 
 
+def action_title(kind: str, n: int) -> str:
+    """Return a card action as the title part of a card's name: "2 Knights", "Expansion"."""
+    if kind == "borders":
+        return ngettext("%(n)d Border", "%(n)d Borders", n) % {"n": n}
+    if kind == "knights":
+        return ngettext("%(n)d Knight", "%(n)d Knights", n) % {"n": n}
+    if kind == "expand":
+        return _("Expansion")
+    if kind == "desertion":
+        return _("Desertion")
+    if kind == "alliance":
+        return _("Alliance")
+    return kind
+
+
+def card_name(card_id: str) -> str:
+    """Return the name a player reads for card ``card_id``: what it does, and its letter.
+
+    The data has no printed names, so the name is made from the card's
+    actions ("2 Knights", "Expansion or Desertion") and the letter of its
+    stack, which tells cards with the same action apart: "2 Knights (B)".
+    Two cards with the same action never share a letter. The notation
+    keeps the id ("B3"); this is only what a player is shown. An unknown
+    id is returned as it is.
+    """
+    card = CARDS.get(card_id)
+    if card is None:
+        return str(card_id)
+    titles = [action_title(a.kind, a.n) for a in card.actions]
+    title = titles[0] if len(titles) == 1 else _("%(first)s or %(second)s") % {"first": titles[0], "second": titles[1]}
+    return _("%(title)s (%(letter)s)") % {"title": title, "letter": card.letter}
+
+
 def _squares(items: Sequence[str]) -> str:
     return _(", ").join(items)
 
 
 def _play(event: dict[str, Any], who: str) -> str:
-    card = str(event.get("card", "?"))
-    what = card_action_text(card, int(event.get("option", 0) or 0)) or str(event.get("action", ""))
-    params = {"who": who, "card": card, "what": what}
+    card_id = str(event.get("card", "?"))
+    what = card_action_text(card_id, int(event.get("option", 0) or 0)) or str(event.get("action", ""))
+    params = {"who": who, "card": card_name(card_id), "what": what}
+    # A card with one action says what it does in its name; for a choice, say which was used.
+    choice = len(getattr(CARDS.get(card_id), "actions", ())) > 1
     kind = event.get("action")
     parts = ""
     if kind == "borders":
@@ -76,10 +112,14 @@ def _play(event: dict[str, Any], who: str) -> str:
         }
     elif kind == "alliance" and event.get("domain"):
         parts = _("%(domain)s allies with %(with)s") % {"domain": event["domain"], "with": event.get("with", "?")}
-    if parts:
-        text = _("%(who)s played %(card)s (%(what)s): %(parts)s") % {**params, "parts": parts}
+    if parts and choice:
+        text = _("%(who)s played %(card)s as %(what)s: %(parts)s") % {**params, "parts": parts}
+    elif parts:
+        text = _("%(who)s played %(card)s: %(parts)s") % {**params, "parts": parts}
+    elif choice:
+        text = _("%(who)s played %(card)s as %(what)s without effect") % params
     else:
-        text = _("%(who)s played %(card)s (%(what)s) without effect") % params
+        text = _("%(who)s played %(card)s without effect") % params
     if event.get("extra"):
         text += " " + ngettext("(+%(n)d gold for forests)", "(+%(n)d gold for forests)", event["extra"]) % {
             "n": event["extra"]
@@ -124,7 +164,7 @@ def describe_domaine(event: dict[str, Any], who: str) -> str:
         gold = event.get("gold", 0)
         return ngettext("%(who)s sold %(card)s for %(n)d gold.", "%(who)s sold %(card)s for %(n)d gold.", gold) % {
             "who": who,
-            "card": event.get("card", "?"),
+            "card": card_name(event.get("card", "?")),
             "n": gold,
         }
     if kind == "play":
@@ -132,9 +172,9 @@ def describe_domaine(event: dict[str, Any], who: str) -> str:
     if kind == "take":
         if event.get("from") == "deck":
             if event.get("card"):
-                return _("%(who)s drew %(card)s from the deck.") % {"who": who, "card": event["card"]}
+                return _("%(who)s drew %(card)s from the deck.") % {"who": who, "card": card_name(event["card"])}
             return _("%(who)s drew a card from the deck.") % {"who": who}
-        return _("%(who)s took %(card)s from the display.") % {"who": who, "card": event.get("card", "?")}
+        return _("%(who)s took %(card)s from the display.") % {"who": who, "card": card_name(event.get("card", "?"))}
     if kind == "scores":
         return ""
     if kind == "game_over":

@@ -314,9 +314,12 @@ def refusal_text(reason: str, code: str) -> str:
     else a general sentence for the code, else a general refusal. A reason
     the site already translated (the services raise some) is kept.
     """
+    from games.engine.domaine.cards import CARDS as DOMAINE_CARDS
     from games.eventtext import card_name
+    from games.eventtext_domaine import card_name as domaine_card_name
 
-    if (get_language() or "en").split("-")[0] == "en" or _CJK.search(reason):
+    english = (get_language() or "en").split("-")[0] == "en"
+    if _CJK.search(reason):
         return reason
     for entry_code, pattern, message in _COMPILED:
         if entry_code != code:
@@ -325,9 +328,15 @@ def refusal_text(reason: str, code: str) -> str:
         if match is None:
             continue
         params = match.groupdict()
+        # A Domaine card id ("B3") reads like a square: English readers get the sentence with its name too.
+        domaine_card = params.get("card") in DOMAINE_CARDS
+        if english and not domaine_card:
+            return reason
         if not params:
             return _(message)
         if "card" in params:
-            params["card"] = card_name(params["card"])
+            params["card"] = domaine_card_name(params["card"]) if domaine_card else card_name(params["card"])
         return _(message) % params
+    if english:
+        return reason
     return _("The rules do not allow this move.")

@@ -31,6 +31,7 @@ from django_htmx.middleware import HtmxDetails
 from accounts.selectors import blocked_subquery
 from correspondence import services as correspondence
 from games import selectors, services
+from games.domaine_board import EMPTY_PLAY_FIELD, places_nothing
 from games.engine.registry import get_engine
 from games.forms import GAME_FORMS, ChatForm
 from games.i18n import refusal_text
@@ -365,9 +366,14 @@ def game_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     400 malformed, 403 not your move, 409 stale or game not running,
     422 refused by the rules (with the engine's reason).
     """
-    get_game_for_user(request, game_id)  # 404 for games the user may not see
+    game, _seat = get_game_for_user(request, game_id)  # 404 for games the user may not see
     try:
         move, seq = parse_move(request.POST)
+        if game.kind == "domaine" and places_nothing(move) and request.POST.get(EMPTY_PLAY_FIELD) != "1":
+            # Legal, but it spends the card for nothing: only on purpose (the page's tick box), never by
+            # a stray click on Confirm. Checked here, not in the engine: the move itself is unchanged.
+            message = _("This play places nothing: place something first, or tick the box to play the card anyway.")
+            return _refused(request, game_id, message, HTTPStatus.UNPROCESSABLE_ENTITY)
         result = services.game_submit_move(game_id=game_id, user=request.user, move=move, expected_seq=seq)
     except MalformedMove as exc:
         return _refused(request, game_id, str(exc), HTTPStatus.BAD_REQUEST)

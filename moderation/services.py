@@ -27,6 +27,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.core.mail import send_mail
 from django.db import transaction
+from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -119,16 +120,27 @@ def _tell(users: Iterable[User | int | None], text: Callable[[], str], *, email:
         with translation.override(user.language or settings.LANGUAGE_CODE):
             body = text()
             subject = _("A message from the Herald moderators")
+            html = render_to_string(
+                "moderation/email/notice.html",
+                {
+                    "subject": subject,
+                    "body": body,
+                    "site_url": settings.SITE_URL.rstrip("/") + "/",
+                    # No request here, so no i18n context processor: the HTML names its language itself.
+                    "LANGUAGE_CODE": translation.get_language(),
+                },
+            )
         Notice.objects.create(user=user, text=body)
         _forget(user.pk)
         if email and can_receive_email(user):
-            transaction.on_commit(partial(_send, user.email, subject, body))
+            transaction.on_commit(partial(_send, user.email, subject, body, html))
 
 
-def _send(address: str, subject: str, body: str) -> None:
-    """Send one moderation email; log a failure (the on-site notice is there anyway)."""
+def _send(address: str, subject: str, body: str, html: str | None = None) -> None:
+    """Send one moderation email (plain text, and its HTML alternative); log a failure
+    (the on-site notice is there anyway)."""
     try:
-        send_mail(f"{settings.ACCOUNT_EMAIL_SUBJECT_PREFIX}{subject}", body, None, [address])
+        send_mail(f"{settings.ACCOUNT_EMAIL_SUBJECT_PREFIX}{subject}", body, None, [address], html_message=html)
     except Exception:
         log.exception("moderation email to %s failed", address)
 

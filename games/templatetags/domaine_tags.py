@@ -16,20 +16,22 @@ from django import template
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games.domaine_board import colour_of, draft_json, draw, mark_of
+from games.domaine_board import EMPTY_PLAY_FIELD, colour_of, draft_json, draw, mark_of, places_nothing
 from games.engine.domaine.cards import CARDS
-from games.eventtext_domaine import action_text, card_action_text
+from games.eventtext_domaine import action_text, card_action_text, card_name
 
 register = template.Library()
 
 
 def card_info(card_id: str) -> dict[str, Any]:
-    """Return a card's public printed data: id, letter, cost, sale price, actions by option."""
+    """Return a card's public printed data: id, name (what players read), letter, cost, sale price,
+    actions by option."""
     card = CARDS.get(card_id)
     if card is None:
-        return {"id": card_id, "letter": "", "cost": "?", "sale": "?", "options": []}
+        return {"id": card_id, "name": card_id, "letter": "", "cost": "?", "sale": "?", "options": []}
     return {
         "id": card.id,
+        "name": card_name(card.id),
         "letter": card.letter,
         "cost": card.cost,
         "sale": card.sale,
@@ -105,6 +107,8 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
     players = [
         {
             **p,
+            # An opponent's hand is in the view only once the game is over.
+            "hand_names": [card_name(c) for c in p.get("hand") or []],
             "name": names.get(p["seat"], "?"),
             "colour": colour_of(p["seat"]),
             "mark": mark_of(p["seat"]),
@@ -147,9 +151,10 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
         value = (draft or {}).get(key)
         if value:
             draft_parts.append((label, ", ".join(map(str, value)) if isinstance(value, list) else str(value)))
-    play_text = ""
+    play_text = play_card = ""
     if act == "play":
         option = draft.get("option")
+        play_card = card_name(str(draft.get("card")))
         play_text = card_action_text(str(draft.get("card")), option if isinstance(option, int) else 0)
     me_after = next((p for p in (after or {}).get("players") or [] if p["seat"] == viewer), None)
     return {
@@ -167,12 +172,17 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
         "draft_act": act,
         "draft_parts": draft_parts,
         "play_text": play_text,
+        "play_card": play_card,
+        "play_choice": act == "play" and len(getattr(CARDS.get(str(draft.get("card"))), "actions", ())) > 1,
         "prompt": part_prompt((targets or {}).get("part"), act, int((targets or {}).get("remaining") or 0))
         if draft and targets is not None
         else "",
         "choices": list((targets or {}).get("choices") or []) if draft else [],
         "choice_links": [(c, link(draft, c)) for c in (targets or {}).get("choices") or []] if draft else [],
         "can_confirm": after is not None,
+        # A legal play that places nothing: the confirm form says so and needs its tick box.
+        "empty_play": after is not None and places_nothing(draft),
+        "empty_field": EMPTY_PLAY_FIELD,
         "reset_url": link(None),
         "draft_url": draft_url,
         "gold_after": me_after["gold"] if me_after else None,

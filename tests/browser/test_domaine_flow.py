@@ -103,12 +103,29 @@ def test_setup_and_turns_by_clicking(browser, live_server):
         plays = page.locator("a.dm-play")
         if plays.count():
             click_and_settle(page, plays.first)
+            # nothing placed yet: the play could be sent, but only on purpose
+            assert page.get_by_role("button", name="Play without using it").count() == 1
+            assert page.get_by_role("button", name="Confirm").count() == 0
+            if _turn == 0:
+                # a click without the tick box sends nothing (the browser checks the required box)
+                page.get_by_role("button", name="Play without using it").click()
+                page.wait_for_timeout(300)
+                assert Action.objects.filter(game=game).count() == seq
             for _click in range(3):
                 targets = page.locator("a.dm-target")
                 if not targets.count():
                     break
                 click_and_settle(page, targets.first)
-            click_and_settle(page, page.get_by_role("button", name="Confirm"))
+            empty = page.get_by_role("button", name="Play without using it")
+            if empty.count():
+                # no target at all: the tick box guards the play; without it the browser keeps the form
+                empty.click()
+                page.wait_for_timeout(300)
+                assert Action.objects.filter(game=game).count() == seq
+                page.get_by_label("Yes, play this card without using it").check()
+                click_and_settle(page, empty)
+            else:
+                click_and_settle(page, page.get_by_role("button", name="Confirm"))
             move = Action.objects.get(game=game, seq=seq + 1).move
             assert move["act"] == "play"
         else:

@@ -101,6 +101,49 @@ def test_domaine_game_page(client, language):
     _check(text, language, "header", "domaine")
 
 
+DOMAINE_PLAY = {
+    "zh-hant": {
+        "name": "2 名騎士（B）",
+        "choice": "1 名騎士 或 2 道邊界（A）",
+        "empty": "打出但不使用",
+        "tick": "是的，打出這張牌但不使用它",
+    },
+    "zh-hans": {
+        "name": "2 名骑士（B）",
+        "choice": "1 名骑士 或 2 道边界（A）",
+        "empty": "打出但不使用",
+        "tick": "是的，打出这张牌但不使用它",
+    },
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_domaine_cards_and_the_empty_play_in_chinese(client, language):
+    import json
+
+    from games.eventtext_domaine import card_name, describe_domaine
+    from tests.web.test_domaine_views import at_step, bot_moves, view_of
+
+    labels = DOMAINE_PLAY[language]
+    with translation.override(language):
+        assert card_name("B3") == labels["name"] and card_name("A4") == labels["choice"]
+        assert labels["name"] in describe_domaine({"kind": "sell", "card": "B3", "gold": 2}, "Ann")
+    ann, bo = _user(language), _user(language, "bo")
+    game = bot_moves(make_game(ann, bo, kind="domaine"), until=at_step("play"))
+    seat = game.to_act[0]
+    client.force_login(game.seats.get(position=seat).user)
+    card = view_of(game, seat)["pending"][0]["params"]["playable"][0]
+    draft = {"act": "play", "card": card, "option": 0}
+    response = client.get(
+        reverse("games:domaine_draft", args=[game.pk]), {"seq": game.last_seq, "draft": json.dumps(draft)}
+    )
+    text = _text(response)
+    with translation.override(language):
+        assert card_name(card) in text
+    assert labels["empty"] in text and labels["tick"] in text
+    assert "Play without using it" not in text and "Nothing is placed yet" not in text
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_profile(client, language):
     ann, bo = _user(language), _user("en", "bo")

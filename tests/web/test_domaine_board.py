@@ -66,16 +66,27 @@ def test_log_sentences():
             {"kind": "play", "player": 1, "card": "B3", "option": 0, "action": "knights", "knights": ["E5", "E6"]},
             "Bob",
         )
-        == "Bob played B3 (2 knights): E5, E6."
+        == "Bob played 2 Knights (B): E5, E6."
     )
     assert (
         describe_domaine({"kind": "play", "card": "A2", "option": 0, "action": "borders", "borders": []}, "Bob")
-        == "Bob played A2 (2 borders) without effect."
+        == "Bob played 2 Borders (A) without effect."
+    )
+    # a card with a choice says which action was used
+    assert (
+        describe_domaine({"kind": "play", "card": "A4", "option": 1, "action": "borders", "borders": ["A1-A2"]}, "Bob")
+        == "Bob played 1 Knight or 2 Borders (A) as 2 borders: A1-A2."
     )
     assert describe_domaine({"kind": "take", "from": "deck"}, "Ann") == "Ann drew a card from the deck."
-    assert describe_domaine({"kind": "take", "from": "deck", "card": "C1"}, "Ann") == "Ann drew C1 from the deck."
-    assert describe_domaine({"kind": "take", "from": "display", "card": "C1"}, "Ann") == "Ann took C1 from the display."
-    assert describe_domaine({"kind": "sell", "card": "A1", "gold": 1}, "Ann") == "Ann sold A1 for 1 gold."
+    assert (
+        describe_domaine({"kind": "take", "from": "deck", "card": "C1"}, "Ann")
+        == "Ann drew 3 Borders (C) from the deck."
+    )
+    assert (
+        describe_domaine({"kind": "take", "from": "display", "card": "C1"}, "Ann")
+        == "Ann took 3 Borders (C) from the display."
+    )
+    assert describe_domaine({"kind": "sell", "card": "A1", "gold": 1}, "Ann") == "Ann sold 1 Border (A) for 1 gold."
     assert "castle on C3 and a knight on C4 (1 gold)" in describe_domaine(
         {"kind": "place_castle", "at": "C3", "knight": "C4", "paid": 1}, "Ann"
     )

@@ -12,9 +12,11 @@ from django.db import transaction
 from django.urls import reverse
 
 from games import services
+from games.domaine_board import places_nothing
 from games.engine.core import Rng
 from games.engine.domaine.cards import CARDS
 from games.engine.registry import get_engine
+from games.eventtext_domaine import card_name
 from games.locking import lock_game
 from games.models import Action, Game
 from tests.conftest import make_game, user_to_move, user_waiting
@@ -166,7 +168,7 @@ def hand_on_page(html: str) -> list[str]:
     if 'class="dm-hand"' not in html:
         return []
     section = html.split('class="dm-hand"', 1)[1].split("</section>", 1)[0]
-    return re.findall(r'class="dm-card-id">([A-D]\d)</strong>', section)
+    return re.findall(r'data-card="([A-D]\d)"', section)
 
 
 def test_placement_by_clicks_then_confirm(client, domaine):
@@ -363,7 +365,8 @@ def test_other_hands_and_the_deck_never_reach_the_html(client, domaine, outsider
         html = response.content.decode()
         assert sorted(hand_on_page(html)) == sorted(mine)
         for card in secret:
-            assert f'class="dm-card-id">{card}</strong>' not in html
+            assert f'data-card="{card}"' not in html
+            assert f'class="dm-card-name">{card_name(card)}</strong>' not in html
             assert f'"card": "{card}"' not in html and f"&quot;card&quot;:&quot;{card}&quot;" not in html
         assert '"deck"' not in html and "view-dump" not in html
     for response in pages[:2]:
@@ -423,3 +426,85 @@ def test_odd_drafts_are_refused_not_crashed_on(client, domaine, raw):
     response = client.get(url("domaine_draft", domaine), {"seq": 0, "draft": raw}, **HX)
     assert response.status_code < HTTPStatus.INTERNAL_SERVER_ERROR
     assert "Confirm" not in response.content.decode()
+
+
+# ---------------------------------------------------------------------------
+# A play that places nothing, and card names
+
+
+def test_a_play_that_places_nothing_must_be_chosen_on_purpose(client, domaine):
+    game = bot_moves(domaine, until=at_step("play"))
+    seat = game.to_act[0]
+    client.force_login(game.seats.get(position=seat).user)
+    card = view_of(game, seat)["pending"][0]["params"]["playable"][0]
+    draft = {"act": "play", "card": card, "option": 0}
+    html = draft_get(client, game, draft).content.decode()
+    # legal, so it can be sent, but the button says what it does and a tick box guards it
+    assert "Play without using it" in html and ">Confirm</button>" not in html
+    assert "Nothing is placed yet" in html
+    assert re.search(r'<input type="checkbox" name="play_empty" value="1" required', html)
+    seq = game.last_seq
+    # the same post without the tick (a stray click, no browser check): refused, nothing written
+    for extra in ({}, HX):
+        response = client.post(url("move", game), {"move": json.dumps(draft), "seq": seq}, **extra)
+        assert response.status_code == HTTPStatus.UNPROCESSABLE_ENTITY
+        assert "This play places nothing" in response.content.decode()
+    assert Action.objects.filter(game=game).count() == seq
+    # an expand that names its domain but adds no square places nothing too
+    assert places_nothing({"act": "play", "card": "C3", "domain": "C3", "squares": []})
+    assert not places_nothing({"act": "play", "card": "A1", "borders": ["A1-A2"]})
+    assert not places_nothing({"act": "sell", "card": "A1"})
+    # ticked: applied as the ordinary move, the notation unchanged
+    response = client.post(url("move", game), {"move": json.dumps(draft), "seq": seq, "play_empty": "1"})
+    assert response.status_code == HTTPStatus.FOUND
+    assert Action.objects.get(game=game, seq=seq + 1).move == draft
+    assert "without effect" in client.get(url("detail", game)).content.decode()
+
+
+def test_a_play_that_places_something_confirms_plainly(client, domaine):
+    game = bot_moves(domaine, until=at_step("play"))
+    seat = game.to_act[0]
+    client.force_login(game.seats.get(position=seat).user)
+    engine = get_engine("domaine")
+    state = state_of(game)
+    card, option = next(
+        (c, i)
+        for c in view_of(game, seat)["pending"][0]["params"]["playable"]
+        for i, a in enumerate(CARDS[c].actions)
+        if a.kind in ("borders", "knights")
+    )
+    draft = {"act": "play", "card": card, "option": option}
+    pick = engine.targets(state, seat, draft)["choices"][0]
+    html = draft_get(client, game, draft, pick=pick).content.decode()
+    assert ">Confirm</button>" in html and "Play without using it" not in html and "play_empty" not in html
+
+
+def test_cards_are_shown_by_name_not_by_id(client, domaine):
+    game = bot_moves(domaine, until=at_step("play"))
+    seat = game.to_act[0]
+    client.force_login(game.seats.get(position=seat).user)
+    hand = view_of(game, seat)["players"][seat]["hand"]
+    html = client.get(url("detail", game)).content.decode()
+    section = html.split('class="dm-hand"', 1)[1].split("</section>", 1)[0]
+    shown = re.findall(r'class="dm-card-name">([^<]+)</strong>', section)
+    assert sorted(shown) == sorted(card_name(c) for c in hand)
+    assert all(not re.fullmatch(r"[A-D]\d", name) for name in shown)  # nothing that reads like a square
+    assert card_name("B3") == "2 Knights (B)" and card_name("D5") == "Expansion or Desertion (D)"
+    # the heading while building a play names the card, and the log names a sold card
+    draft = {"act": "play", "card": hand[0], "option": 0}
+    assert f"Playing {card_name(hand[0])}" in draft_get(client, game, draft).content.decode()
+    client.post(url("move", game), {"move": json.dumps({"act": "sell", "card": hand[0]}), "seq": game.last_seq})
+    log = client.get(url("detail", game)).content.decode().split('id="game-log"', 1)[1]
+    assert f"sold {card_name(hand[0])} for" in log
+
+
+def test_a_refusal_names_a_domaine_card(settings):
+    from django.utils import translation
+
+    from games.i18n import refusal_text
+
+    with translation.override("en"):
+        assert refusal_text("B3 costs 4 gold; you have 2.", "no_gold") == "2 Knights (B) costs 4 gold; you have 2."
+        assert refusal_text("A knight on the forest C4 costs 1 gold, which you do not have.", "no_gold").startswith(
+            "A knight on the forest C4"
+        )
