@@ -1,4 +1,5 @@
-"""The rules test vectors (copied from shared/scenarios/dominion into tests/scenarios/dominion)."""
+"""The rules test vectors: the official set (copied byte-identical from shared/scenarios/dominion into
+tests/scenarios/dominion) and the project's own (tests/scenarios/dominion-herald, same format)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from games.engine.cli import EXIT_REFUSED, run_scenario
 from games.engine.dominion import scenario as runner
 
 ROOT = Path(__file__).resolve().parents[3]
-FILES = sorted((ROOT / "tests" / "scenarios" / "dominion").glob("*.json"))
+OFFICIAL = sorted((ROOT / "tests" / "scenarios" / "dominion").glob("*.json"))
+HERALD = sorted((ROOT / "tests" / "scenarios" / "dominion-herald").glob("*.json"))
+FILES = OFFICIAL + HERALD
 
 
 def matches(key, want, got):
@@ -30,10 +33,11 @@ def matches(key, want, got):
 
 
 def test_the_vectors_are_present():
-    assert len(FILES) >= 34
+    assert len(OFFICIAL) >= 34
+    assert len(HERALD) >= 100
 
 
-@pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
+@pytest.mark.parametrize("path", FILES, ids=[f"{f.parent.name}/{f.stem}" for f in FILES])
 def test_scenario(path):
     scenario = json.loads(path.read_text())
     expect = dict(scenario.get("expect", {}))
