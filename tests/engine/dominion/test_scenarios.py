@@ -65,3 +65,35 @@ def test_the_runner_command_line_follows_the_contract(tmp_path):
     mal = subprocess.run([sys.executable, "-m", "games.engine.dominion.scenario", str(junk)], cwd=ROOT,
                          capture_output=True, text=True, check=False)
     assert mal.returncode == 2 and mal.stderr
+
+
+REFUSED = [f for f in FILES if "error_at" in json.loads(f.read_text()).get("expect", {})]
+
+
+def _site_codes() -> set[str]:
+    """The refusal codes games/i18n.py translates (read as text: it needs Django to import)."""
+    import re
+
+    text = (ROOT / "games" / "i18n.py").read_text()
+    return set(re.findall(r'^\s*\(\s*"(\w+)",', text, flags=re.M)) | set(re.findall(r'^\s*"(\w+)",\n\s*r"', text,
+                                                                                        flags=re.M))
+
+
+@pytest.mark.parametrize("path", REFUSED, ids=[f"{f.parent.name}/{f.stem}" for f in REFUSED])
+def test_a_refused_move_changes_nothing_and_has_a_translated_reason(path):
+    """Notation file: an illegal move changes nothing and says why (a code the site translates)."""
+    import pickle
+
+    from games.engine.core import IllegalMove
+
+    scenario = json.loads(path.read_text())
+    k = scenario["expect"]["error_at"]
+    st = runner.build(scenario["setup"])
+    for move in scenario["moves"][:k]:
+        runner.apply(st, move["player"], {key: v for key, v in move.items() if key != "player"})
+    bad = scenario["moves"][k]
+    before = pickle.dumps(st)
+    with pytest.raises(IllegalMove) as refusal:
+        runner.apply(st, bad["player"], {key: v for key, v in bad.items() if key != "player"})
+    assert pickle.dumps(st) == before
+    assert refusal.value.reason and refusal.value.code in _site_codes()
