@@ -572,3 +572,11 @@ def test_supply_sizes_are_not_carried_from_one_game_to_the_next():
     ENGINE.new_game({"kingdom": "Size Distortion"}, 2, seed=3)
     st = ENGINE.new_game({"kingdom": "Size Distortion"}, 3, seed=3)
     assert st.supply["Province"] == 12 and st.supply["Gardens"] == 12
+
+
+def test_a_buy_or_gain_without_a_card_says_which_card_is_missing():
+    st = position({"hand": ["Workshop", G]}, FIVE_COPPERS, kingdom=["Workshop", "Smithy", "Cellar", "Chapel", "Moat",
+                                                                     "Village", "Market", "Witch", "Mine", "Militia"])
+    assert refused(st, 0, act="buy") == "Say which card to buy."
+    play(st, 0, act="play", card="Workshop")
+    assert refused(st, 0, act="gain") == "Say which card to gain."
