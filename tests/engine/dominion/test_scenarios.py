@@ -97,3 +97,18 @@ def test_a_refused_move_changes_nothing_and_has_a_translated_reason(path):
         runner.apply(st, bad["player"], {key: v for key, v in bad.items() if key != "player"})
     assert pickle.dumps(st) == before
     assert refusal.value.reason and refusal.value.code in _site_codes()
+
+
+ACCEPTED = [f for f in FILES if "error_at" not in json.loads(f.read_text()).get("expect", {})]
+
+
+@pytest.mark.parametrize("path", ACCEPTED, ids=[f"{f.parent.name}/{f.stem}" for f in ACCEPTED])
+def test_every_vector_conserves_cards_and_leaves_nothing_set_aside_between_decisions(path):
+    """Rules section 13: every card stays somewhere; a set-aside card is gone once its effect is done."""
+    scenario = json.loads(path.read_text())
+    st = runner.build(scenario["setup"])
+    for move in scenario["moves"]:
+        runner.apply(st, move["player"], {key: v for key, v in move.items() if key != "player"})
+        assert st.card_counts() == st.start_counts
+        if not st.open:
+            assert not st.stack and not any(st.asides)
