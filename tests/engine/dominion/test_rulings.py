@@ -580,3 +580,26 @@ def test_a_buy_or_gain_without_a_card_says_which_card_is_missing():
     assert refused(st, 0, act="buy") == "Say which card to buy."
     play(st, 0, act="play", card="Workshop")
     assert refused(st, 0, act="gain") == "Say which card to gain."
+
+
+def test_the_second_edition_flags_make_throne_room_mine_and_moneylender_optional(monkeypatch):
+    """§12: compulsory vs optional sits behind a per-card flag, so a 2nd-edition variant is configuration."""
+    from games.engine.dominion import effects
+
+    for card in ("Throne Room", "Mine", "Moneylender"):
+        monkeypatch.setitem(effects.COMPULSORY, card, False)
+    kingdom = ["Moneylender", "Mine", "Throne Room", "Smithy", "Cellar", "Chapel", "Moat", "Village", "Market",
+               "Witch"]
+    st = position({"hand": ["Moneylender", C, C, E]}, FIVE_COPPERS, kingdom=kingdom)
+    play(st, 0, act="play", card="Moneylender")
+    assert asked(st) == [(0, "trash")]
+    play(st, 0, act="choose", cards=[])
+    assert st.coins == 0 and st.trash == [] and st.hands[0].count(C) == 2
+    st = position({"hand": ["Mine", C]}, FIVE_COPPERS, kingdom=kingdom)
+    play(st, 0, act="play", card="Mine")
+    play(st, 0, act="choose", cards=[])
+    assert st.hands[0] == [C] and st.trash == []
+    st = position({"hand": ["Throne Room", "Smithy"], "deck": [S, S, S]}, FIVE_COPPERS, kingdom=kingdom)
+    play(st, 0, act="play", card="Throne Room")
+    play(st, 0, act="choose", cards=[])
+    assert st.hands[0] == ["Smithy"]
