@@ -302,7 +302,19 @@ def _feast(st: DominionState, p: int, pid: int) -> None:
 
 
 def _moneylender(st: DominionState, p: int, pid: int) -> None:
-    if "Copper" in st.hands[p]:  # compulsory in the first edition (§8.12)
+    coppers = [c for c in st.hands[p] if c == "Copper"]
+    if not coppers:
+        return  # "if you do": no Copper, no +$3 (§8.12)
+    if COMPULSORY["Moneylender"]:  # first edition: the trash is not optional
+        _op_moneylender(st, {p: ["Copper"]}, p)
+        return
+    # Second-edition variant (§12): "you may trash a Copper".
+    _ask(st, [_choose(p, "trash", "You may trash a Copper for +$3.", coppers[:1], 0, 1, "Moneylender")],
+         ("moneylender", p))
+
+
+def _op_moneylender(st: DominionState, answers: dict[int, Any], p: int) -> None:
+    if answers[p]:
         _trash_from_hand(st, p, ["Copper"])
         st.coins += 3
 
@@ -633,6 +645,7 @@ _OPS = {
     "throne": _op_throne,
     "library": _op_library,
     "mine": _op_mine,
+    "moneylender": _op_moneylender,
     "window": _op_window,
     "bureaucrat": _op_bureaucrat,
     "militia": _op_militia,

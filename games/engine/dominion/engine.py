@@ -188,7 +188,9 @@ def _validate(st: DominionState, p: Any, move: Any) -> tuple[str, Any]:
             raise IllegalMove("No more Treasures may be played once a card is bought.", "bought")
         return "play_treasures", None
     if act == "buy":
-        if not isinstance(card, str) or card not in st.supply:
+        if not isinstance(card, str):
+            raise IllegalMove("Say which card to buy.", "malformed")
+        if card not in st.supply:
             raise IllegalMove(f"{card} is not a pile in the Supply.", "not_in_supply")
         if st.buys < 1:
             raise IllegalMove("You have no Buy left.", "no_buys")
@@ -217,6 +219,8 @@ def _validate_answer(d: Decision, act: str, move: dict[str, Any]) -> Any:
         if act != "gain":
             raise IllegalMove(f"Choose a card to gain: {d.prompt}", "wrong_answer")
         card = move.get("card")
+        if not isinstance(card, str):
+            raise IllegalMove("Say which card to gain.", "malformed")
         if card not in d.options:
             if isinstance(card, str) and card in COST:
                 raise IllegalMove(f"You cannot gain {card} here: {d.prompt}", "not_gainable")

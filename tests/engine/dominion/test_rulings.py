@@ -491,3 +491,115 @@ def test_legal_card_choices_are_every_distinct_multiset_even_for_a_huge_hand():
     assert {tuple(sorted(a)) for a in choose_answers(options, 1, 4)} == expected
     # 25 Coppers and an Estate: 52 answers, found from the counts, not 2**26 combinations.
     assert len(choose_answers(["Copper"] * 25 + ["Estate"], 0, 26)) == 52
+
+
+# --- hidden information (§4, §7 "Hidden information") ------------------------------
+
+
+def test_a_players_view_hides_other_hands_every_deck_order_and_the_seed():
+    import json
+
+    seed = 987_654_321
+    st = ENGINE.new_game({"kingdom": "First Game"}, 3, seed=seed)
+    for viewer in (0, 1, 2, None):
+        view = ENGINE.view(st, viewer)
+        for s in view["seats"]:
+            assert (s["hand"] is not None) == (s["seat"] == viewer)
+            assert "deck" not in s and "owned" not in s and "discard" not in s
+            assert s["deck_count"] == 5 and s["hand_count"] == 5
+        text = json.dumps(view)
+        assert str(seed) not in text and "rng" not in text and "seed" not in text
+
+
+def test_a_players_view_shows_only_their_own_decision():
+    st = position({"hand": ["Militia"]}, {"hand": [C, C, S, E, E]}, {"hand": [C, C, S, E, G]})
+    play(st, 0, act="play", card="Militia")
+    assert ENGINE.view(st, 1)["decision"]["player"] == 1
+    assert ENGINE.view(st, 2)["decision"]["player"] == 2
+    assert ENGINE.view(st, 0)["decision"] is None and ENGINE.view(st, None)["decision"] is None
+    assert sorted(ENGINE.view(st, 0)["waiting_on"]) == [1, 2]
+
+
+def test_another_players_draws_are_logged_as_a_count_only():
+    st = position({"hand": ["Council Room"], "deck": [C, C, C, C]}, {"hand": [], "deck": [G]})
+    events = ENGINE.apply(st, 0, {"act": "play", "card": "Council Room"})
+    draws = [e for e in events if e.kind == "draw" and e.player == 1]
+    assert draws and draws[0].for_viewer(0) == {"kind": "draw", "player": 1, "count": 1}
+    assert draws[0].for_viewer(1)["cards"] == [G]
+
+
+def test_a_finished_game_shows_every_zone_to_everyone():
+    st = position({"hand": [], "deck": [G, S], "discard": ["Province"]}, FIVE_COPPERS, supply={"Province": 0})
+    play(st, 0, act="end_turn")
+    view = ENGINE.view(st, 1)
+    assert all(s["hand"] is not None and "deck" in s for s in view["seats"])
+
+
+# --- kingdom validation (§3, §11) -------------------------------------------------
+
+
+@pytest.mark.parametrize("kingdom", [
+    ["Copper", "Cellar", "Chapel", "Moat", "Village", "Workshop", "Bureaucrat", "Feast", "Gardens", "Spy"],
+    ["Curse", "Cellar", "Chapel", "Moat", "Village", "Workshop", "Bureaucrat", "Feast", "Gardens", "Spy"],
+    ["Cellar", "Chapel", "Moat", "Village", "Workshop", "Bureaucrat", "Feast", "Gardens", "Spy"],
+    ["Cellar", "Chapel", "Moat", "Village", "Workshop", "Bureaucrat", "Feast", "Gardens", "Spy", "Witch", "Mine"],
+    ["cellar", "Chapel", "Moat", "Village", "Workshop", "Bureaucrat", "Feast", "Gardens", "Spy", "Witch"],
+    "first game", [], {"kingdom": "First Game"},
+])
+def test_kingdom_of_basic_or_unknown_cards_or_not_ten_is_refused(kingdom):
+    with pytest.raises(InvalidOptions):
+        ENGINE.normalize_options({"kingdom": kingdom}, 2, seed=1)
+
+
+def test_every_recommended_set_is_ten_distinct_kingdom_cards():
+    from games.engine.dominion.cards import KINGDOM_CARDS, RECOMMENDED_SETS
+
+    assert len(KINGDOM_CARDS) == 25
+    for name in RECOMMENDED_SETS:
+        kingdom = ENGINE.normalize_options({"kingdom": name}, 4, seed=1)["kingdom"]
+        assert len(set(kingdom)) == 10 and set(kingdom) <= set(KINGDOM_CARDS)
+
+
+def test_the_supply_is_seventeen_piles_and_gardens_follows_the_victory_count():
+    for players, victory in ((2, 8), (3, 12), (4, 12)):
+        st = ENGINE.new_game({"kingdom": "Size Distortion"}, players, seed=3)
+        assert len(st.supply) == 17 and "Trash" not in st.supply
+        assert st.supply["Gardens"] == victory and st.supply["Curse"] == 10 * (players - 1)
+        assert st.supply["Copper"] == 60 - 7 * players
+
+
+def test_supply_sizes_are_not_carried_from_one_game_to_the_next():
+    ENGINE.new_game({"kingdom": "Size Distortion"}, 2, seed=3)
+    st = ENGINE.new_game({"kingdom": "Size Distortion"}, 3, seed=3)
+    assert st.supply["Province"] == 12 and st.supply["Gardens"] == 12
+
+
+def test_a_buy_or_gain_without_a_card_says_which_card_is_missing():
+    st = position({"hand": ["Workshop", G]}, FIVE_COPPERS, kingdom=["Workshop", "Smithy", "Cellar", "Chapel", "Moat",
+                                                                     "Village", "Market", "Witch", "Mine", "Militia"])
+    assert refused(st, 0, act="buy") == "Say which card to buy."
+    play(st, 0, act="play", card="Workshop")
+    assert refused(st, 0, act="gain") == "Say which card to gain."
+
+
+def test_the_second_edition_flags_make_throne_room_mine_and_moneylender_optional(monkeypatch):
+    """§12: compulsory vs optional sits behind a per-card flag, so a 2nd-edition variant is configuration."""
+    from games.engine.dominion import effects
+
+    for card in ("Throne Room", "Mine", "Moneylender"):
+        monkeypatch.setitem(effects.COMPULSORY, card, False)
+    kingdom = ["Moneylender", "Mine", "Throne Room", "Smithy", "Cellar", "Chapel", "Moat", "Village", "Market",
+               "Witch"]
+    st = position({"hand": ["Moneylender", C, C, E]}, FIVE_COPPERS, kingdom=kingdom)
+    play(st, 0, act="play", card="Moneylender")
+    assert asked(st) == [(0, "trash")]
+    play(st, 0, act="choose", cards=[])
+    assert st.coins == 0 and st.trash == [] and st.hands[0].count(C) == 2
+    st = position({"hand": ["Mine", C]}, FIVE_COPPERS, kingdom=kingdom)
+    play(st, 0, act="play", card="Mine")
+    play(st, 0, act="choose", cards=[])
+    assert st.hands[0] == [C] and st.trash == []
+    st = position({"hand": ["Throne Room", "Smithy"], "deck": [S, S, S]}, FIVE_COPPERS, kingdom=kingdom)
+    play(st, 0, act="play", card="Throne Room")
+    play(st, 0, act="choose", cards=[])
+    assert st.hands[0] == ["Smithy"]

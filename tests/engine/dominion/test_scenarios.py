@@ -1,4 +1,5 @@
-"""The rules test vectors (copied from shared/scenarios/dominion into tests/scenarios/dominion)."""
+"""The rules test vectors: the official set (copied byte-identical from shared/scenarios/dominion into
+tests/scenarios/dominion) and the project's own (tests/scenarios/dominion-herald, same format)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from games.engine.cli import EXIT_REFUSED, run_scenario
 from games.engine.dominion import scenario as runner
 
 ROOT = Path(__file__).resolve().parents[3]
-FILES = sorted((ROOT / "tests" / "scenarios" / "dominion").glob("*.json"))
+OFFICIAL = sorted((ROOT / "tests" / "scenarios" / "dominion").glob("*.json"))
+HERALD = sorted((ROOT / "tests" / "scenarios" / "dominion-herald").glob("*.json"))
+FILES = OFFICIAL + HERALD
 
 
 def matches(key, want, got):
@@ -30,10 +33,11 @@ def matches(key, want, got):
 
 
 def test_the_vectors_are_present():
-    assert len(FILES) >= 34
+    assert len(OFFICIAL) >= 34
+    assert len(HERALD) >= 100
 
 
-@pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
+@pytest.mark.parametrize("path", FILES, ids=[f"{f.parent.name}/{f.stem}" for f in FILES])
 def test_scenario(path):
     scenario = json.loads(path.read_text())
     expect = dict(scenario.get("expect", {}))
@@ -61,3 +65,50 @@ def test_the_runner_command_line_follows_the_contract(tmp_path):
     mal = subprocess.run([sys.executable, "-m", "games.engine.dominion.scenario", str(junk)], cwd=ROOT,
                          capture_output=True, text=True, check=False)
     assert mal.returncode == 2 and mal.stderr
+
+
+REFUSED = [f for f in FILES if "error_at" in json.loads(f.read_text()).get("expect", {})]
+
+
+def _site_codes() -> set[str]:
+    """The refusal codes games/i18n.py translates (read as text: it needs Django to import)."""
+    import re
+
+    text = (ROOT / "games" / "i18n.py").read_text()
+    return set(re.findall(r'^\s*\(\s*"(\w+)",', text, flags=re.M)) | set(re.findall(r'^\s*"(\w+)",\n\s*r"', text,
+                                                                                        flags=re.M))
+
+
+@pytest.mark.parametrize("path", REFUSED, ids=[f"{f.parent.name}/{f.stem}" for f in REFUSED])
+def test_a_refused_move_changes_nothing_and_has_a_translated_reason(path):
+    """Notation file: an illegal move changes nothing and says why (a code the site translates)."""
+    import pickle
+
+    from games.engine.core import IllegalMove
+
+    scenario = json.loads(path.read_text())
+    k = scenario["expect"]["error_at"]
+    st = runner.build(scenario["setup"])
+    for move in scenario["moves"][:k]:
+        runner.apply(st, move["player"], {key: v for key, v in move.items() if key != "player"})
+    bad = scenario["moves"][k]
+    before = pickle.dumps(st)
+    with pytest.raises(IllegalMove) as refusal:
+        runner.apply(st, bad["player"], {key: v for key, v in bad.items() if key != "player"})
+    assert pickle.dumps(st) == before
+    assert refusal.value.reason and refusal.value.code in _site_codes()
+
+
+ACCEPTED = [f for f in FILES if "error_at" not in json.loads(f.read_text()).get("expect", {})]
+
+
+@pytest.mark.parametrize("path", ACCEPTED, ids=[f"{f.parent.name}/{f.stem}" for f in ACCEPTED])
+def test_every_vector_conserves_cards_and_leaves_nothing_set_aside_between_decisions(path):
+    """Rules section 13: every card stays somewhere; a set-aside card is gone once its effect is done."""
+    scenario = json.loads(path.read_text())
+    st = runner.build(scenario["setup"])
+    for move in scenario["moves"]:
+        runner.apply(st, move["player"], {key: v for key, v in move.items() if key != "player"})
+        assert st.card_counts() == st.start_counts
+        if not st.open:
+            assert not st.stack and not any(st.asides)
