@@ -80,6 +80,8 @@ _REFUSALS: list[tuple[str, str, str]] = [
     # Dominion
     ("malformed", r"A move is an object with an 'act'\.", gettext_noop("That move cannot be read.")),
     ("malformed", r"Say which card to play\.", gettext_noop("Say which card to play.")),
+    ("malformed", r"Say which card to buy\.", gettext_noop("Say which card to buy.")),
+    ("malformed", r"Say which card to gain\.", gettext_noop("Say which card to gain.")),
     ("game_over", r"The game is over\.", gettext_noop("The game is over.")),
     ("answered", r"You have answered already; .*", gettext_noop("You have answered already; waiting for the others.")),
     ("not_your_decision", r".*", gettext_noop("It is not your decision: waiting for another player.")),
@@ -113,7 +115,13 @@ _REFUSALS: list[tuple[str, str, str]] = [
     ("not_an_option", r".*", gettext_noop("That card is not among the cards you can choose.")),
     # Domaine
     ("bad_square", r".*", gettext_noop("That is not a square of the board (A1 to L12).")),
+    (
+        "bad_edge",
+        rf"{_EDGE} is not an edge name: the smaller square comes first \((?P<edge>{_EDGE})\)\.",
+        gettext_noop("Name an edge with its smaller square first: %(edge)s."),
+    ),
     ("bad_edge", r".*", gettext_noop("That is not an edge: name two adjacent squares, as C7-C8.")),
+    ("deck_empty", r".*", gettext_noop("The deck is empty: no card may be taken, from the deck or the display.")),
     ("bad_card", r".*", gettext_noop("That is not a card.")),
     ("bad_option", r".*", gettext_noop("That card has no such action.")),
     ("too_many", r".*", gettext_noop("This card does not give that many.")),

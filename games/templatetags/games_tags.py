@@ -84,3 +84,41 @@ def view_dump(view: Any) -> str:
     poll and move of games with their own board).
     """
     return json.dumps(view, indent=1, ensure_ascii=False) if view is not None else ""
+
+
+@register.simple_tag
+def game_row(game: Any) -> str:
+    """One game as a lobby or profile list item: title link, players, time control, clocks while running.
+
+    Built in Python, like ``seat_link`` and ``clocks_html``: the lobby of a
+    player with many games draws dozens of rows, and an included template
+    per row cost several milliseconds each. Same texts (and catalogue
+    entries) as the template it replaced. Expects seats prefetched with
+    their users.
+    """
+    from django.utils.html import format_html, format_html_join
+    from django.utils.safestring import mark_safe
+    from django.utils.translation import gettext as _
+    from django.utils.translation import ngettext
+
+    from games.forms import time_control_label
+    from games.i18n import game_title as _game_title
+    from games.templatetags.clock_tags import clocks_html
+
+    players = mark_safe(", ".join(seat_link(s) for s in game.seats.all()))  # noqa: S308 - each part is escaped
+    meta = [_("%(time)s per move") % {"time": time_control_label(game.time_per_move)},
+            _("rated") if game.rated else _("casual")]
+    if game.private:
+        meta.append(_("invite only"))
+    if game.is_open:
+        free = game.seats_free
+        meta.append(ngettext("%(free)s seat free", "%(free)s seats free", free) % {"free": free})
+    return format_html(
+        '<li class="game-row"><a href="{}">{}</a> <span class="players">{}</span> <span class="meta">{}</span>{}</li>',
+        game.get_absolute_url(),
+        _game_title(game),
+        players,
+        format_html_join(" · ", "{}", ((m,) for m in meta)),
+        clocks_html(game) if game.is_active else "",
+    )
+

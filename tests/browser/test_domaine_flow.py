@@ -131,9 +131,13 @@ def test_setup_and_turns_by_clicking(browser, live_server):
         else:
             click_and_settle(page, page.locator("button.dm-sell").first)
             assert Action.objects.get(game=game, seq=seq + 1).move["act"] == "sell"
-        assert "Take a card" in page.inner_text(".dm-controls")
-        click_and_settle(page, page.get_by_role("button", name="Draw from the deck"))
         game = fresh(game)
+        if game.last_seq == seq + 1:
+            # another card lies in the display: the take is the player's choice, on the page
+            assert "Take a card" in page.inner_text(".dm-controls")
+            click_and_settle(page, page.get_by_role("button", name="Draw from the deck"))
+            game = fresh(game)
+        # else the deck was the only choice and the site drew for the player at once
         assert game.last_seq == seq + 2
         assert Action.objects.get(game=game, seq=seq + 2).move == {"act": "take", "from": "deck"}
     log = page.inner_text("#game-log")
