@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -67,13 +68,21 @@ def seat_link(seat: Any) -> str:
     A tag rather than an included template: the lobby draws it for every seat
     of up to 160 games.
     """
-    from django.urls import reverse
+    from django.urls import get_script_prefix
     from django.utils.html import format_html
 
     user = seat.user if seat.user_id else None
     if user is None or getattr(user, "deleted", None):
         return format_html("{}", seat.name)
-    return format_html('<a href="{}">{}</a>', reverse("accounts:profile", args=[user.username]), seat.name)
+    return format_html('<a href="{}">{}</a>', _profile_url(get_script_prefix(), user.username), seat.name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _profile_url(prefix: str, username: str) -> str:
+    """``reverse("accounts:profile")`` remembered: a lobby names a player in many rows, and reverse is slow."""
+    from django.urls import reverse
+
+    return reverse("accounts:profile", args=[username])
 
 
 @register.filter
