@@ -263,3 +263,18 @@ def places_nothing(move: Any) -> bool:
     """True for a ``play`` that puts nothing on the board: legal (every action is "up to"), but the
     card and its cost are spent for nothing, so the page asks the player to say so on purpose."""
     return isinstance(move, dict) and move.get("act") == "play" and not any(move.get(k) for k in PLACING_PARTS)
+
+
+def unconfirmed_empty_play(move: Any, post: Any) -> str | None:
+    """Refuse a play that places nothing unless the form ticked ``EMPTY_PLAY_FIELD``; None lets the move go on.
+
+    Legal, but it spends the card for nothing: only on purpose (the page's
+    tick box), never by a stray click on Confirm. A check of the page, not
+    of the rules, so the engine and the move's form are unchanged.
+    """
+    from django.utils.translation import gettext as _
+
+    if places_nothing(move) and post.get(EMPTY_PLAY_FIELD) != "1":
+        return _("This play places nothing: place something first, or tick the box to play the card anyway.")
+    return None
+

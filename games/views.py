@@ -31,7 +31,7 @@ from django_htmx.middleware import HtmxDetails
 from accounts.selectors import blocked_subquery
 from correspondence import services as correspondence
 from games import selectors, services
-from games.domaine_board import EMPTY_PLAY_FIELD, places_nothing
+from games.domaine_board import unconfirmed_empty_play
 from games.engine.registry import get_engine
 from games.forms import GAME_FORMS, ChatForm
 from games.i18n import refusal_text
@@ -41,6 +41,8 @@ from moderation.selectors import can_chat, is_moderator, with_hidden_flag
 if TYPE_CHECKING:
     from accounts.models import User
 
+#: Per game kind: moves the page must have confirmed (``(move, POST) -> refusal or None``).
+MOVE_CONFIRMATIONS = {"domaine": unconfirmed_empty_play}
 #: Moves larger than this are refused before parsing (no real move comes close).
 MAX_MOVE_BYTES = 4000
 CHAT_SHOWN = 50
@@ -369,11 +371,10 @@ def game_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     game, _seat = get_game_for_user(request, game_id)  # 404 for games the user may not see
     try:
         move, seq = parse_move(request.POST)
-        if game.kind == "domaine" and places_nothing(move) and request.POST.get(EMPTY_PLAY_FIELD) != "1":
-            # Legal, but it spends the card for nothing: only on purpose (the page's tick box), never by
-            # a stray click on Confirm. Checked here, not in the engine: the move itself is unchanged.
-            message = _("This play places nothing: place something first, or tick the box to play the card anyway.")
-            return _refused(request, game_id, message, HTTPStatus.UNPROCESSABLE_ENTITY)
+        confirm = MOVE_CONFIRMATIONS.get(game.kind)
+        refusal = confirm(move, request.POST) if confirm else None
+        if refusal:
+            return _refused(request, game_id, refusal, HTTPStatus.UNPROCESSABLE_ENTITY)
         result = services.game_submit_move(game_id=game_id, user=request.user, move=move, expected_seq=seq)
     except MalformedMove as exc:
         return _refused(request, game_id, str(exc), HTTPStatus.BAD_REQUEST)
