@@ -115,11 +115,6 @@ _REFUSALS: list[tuple[str, str, str]] = [
     ("not_an_option", r".*", gettext_noop("That card is not among the cards you can choose.")),
     # Domaine
     ("bad_square", r".*", gettext_noop("That is not a square of the board (A1 to L12).")),
-    (
-        "bad_edge",
-        rf"{_EDGE} is not an edge name: the smaller square comes first \((?P<edge>{_EDGE})\)\.",
-        gettext_noop("Name an edge with its smaller square first: %(edge)s."),
-    ),
     ("bad_edge", r".*", gettext_noop("That is not an edge: name two adjacent squares, as C7-C8.")),
     ("deck_empty", r".*", gettext_noop("The deck is empty: no card may be taken, from the deck or the display.")),
     ("bad_card", r".*", gettext_noop("That is not a card.")),

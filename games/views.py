@@ -17,6 +17,7 @@ import math
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -391,6 +392,9 @@ def game_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     except (services.GameNotActive, services.LockTimeout) as exc:
         return _refused(request, game_id, str(exc) or _("Please try again."), HTTPStatus.CONFLICT)
     if request.htmx:
+        if settings.CELERY_TASK_ALWAYS_EAGER and any(s.bot_played for s in result.seats):
+            # Tasks run inline (no broker): a bot may already have answered, after the commit.
+            return _render_live(request, game_id)
         # Drawn from what the move just committed: no second read of game, seats and state.
         game = selectors.with_seats(result.game, result.seats)
         seat = selectors.seat_for(game, request.user)

@@ -6,9 +6,8 @@ inside :func:`replica_reads` there, and everything else to ``default``:
 every write, every read outside such a block, and so the whole move path,
 the game page of a running game and anything read in order to write. A
 replica lags the primary by a little, so only pages where a few seconds of
-lag is harmless use it: profiles, ladders, and finished games' replays and
-records. Without the setting, or with the alias missing, every query goes
-to ``default`` as before. This is Django's documented primary/replica
+lag is harmless use it: profiles and ladders. Without the setting, or with
+the alias missing, every query goes to ``default`` as before. This is Django's documented primary/replica
 router (topics/db/multi-db), switched per view by a context variable
 instead of per model, because the same models are read on both kinds of
 page.
@@ -45,9 +44,14 @@ def reads_from_replica(view: F) -> F:
     """Decorate a read-only view so that its queries read from the replica (when one is configured)."""
 
     @functools.wraps(view)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(request: Any, *args: Any, **kwargs: Any) -> Any:
+        # The session and the signed-in user come from the primary, before any
+        # replica read: a lagging replica must never sign a fresh session out.
+        user = getattr(request, "user", None)
+        if user is not None:
+            user.is_authenticated  # noqa: B018 - evaluates the lazy user now
         with replica_reads():
-            return view(*args, **kwargs)
+            return view(request, *args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
 

@@ -508,3 +508,27 @@ def test_a_refusal_names_a_domaine_card(settings):
         assert refusal_text("A knight on the forest C4 costs 1 gold, which you do not have.", "no_gold").startswith(
             "A knight on the forest C4"
         )
+
+
+def test_a_game_logged_with_an_edge_named_larger_square_first_still_opens(client, domaine):
+    """Logs hold edges as the text form sent them ("C8-C7"); rebuilding the state from the log must accept them."""
+    from django.core.cache import cache
+
+    engine = get_engine("domaine")
+    game = bot_moves(domaine, until=at_step("play"))
+    seat = game.to_act[0]
+    state = state_of(game)
+    card, option = next(
+        (c, i)
+        for c in engine.view(state, seat)["pending"][0]["params"]["playable"]
+        for i, a in enumerate(CARDS[c].actions)
+        if a.kind == "borders"
+    )
+    draft = {"act": "play", "card": card, "option": option}
+    a, b = engine.targets(state, seat, draft)["choices"][0].split("-")
+    Action.objects.create(game=game, seq=game.last_seq + 1, seat=seat, move={**draft, "borders": [f"{b}-{a}"]})
+    Game.objects.filter(pk=game.pk).update(last_seq=game.last_seq + 1)
+    cache.clear()  # a Redis restart: the state is rebuilt from the log
+    client.force_login(game.seats.get(position=seat).user)
+    assert client.get(url("detail", game)).status_code == HTTPStatus.OK
+    assert f"{a}-{b}" in get_engine("domaine").view(state_of(game), None)["borders"]

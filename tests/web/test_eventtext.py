@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC
+
 from django.utils import translation
 
 from games.engine.core import Event
@@ -40,10 +42,10 @@ def test_a_private_draw_reads_as_a_count_to_others_and_as_cards_to_the_drawer():
 
 
 def test_english_times_use_a_24_hour_clock_so_sentences_keep_one_full_stop():
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from django.utils.formats import date_format
 
     with translation.override("en"):
-        text = date_format(datetime(2026, 11, 29, 21, 38, tzinfo=timezone.utc), "DATETIME_FORMAT")
+        text = date_format(datetime(2026, 11, 29, 21, 38, tzinfo=UTC), "DATETIME_FORMAT")
     assert text.endswith("21:38") and "p.m." not in text

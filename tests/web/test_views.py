@@ -6,6 +6,8 @@ Each view gets the triad: happy path, wrong method, no access.
 from __future__ import annotations
 
 import json
+import re
+from datetime import timedelta
 from http import HTTPStatus
 
 import pytest
@@ -602,3 +604,18 @@ def test_an_unknown_page_is_a_404_in_the_site_layout(client, settings):
     response = client.get("/games/999999/")
     assert response.status_code == HTTPStatus.NOT_FOUND
     assert "Back to the lobby" in response.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_with_tasks_inline_the_answer_to_a_move_shows_the_bots_reply(client, player, settings):
+    """Without a broker the bot answers inside the request: the answer must show that, not the position before."""
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    game = services.game_create(creator=player, kind="counter", options={"target": 10}, players=2, rated=False,
+                                private=False, time_per_move=timedelta(days=1), bots=["first"])
+    game.refresh_from_db()
+    client.force_login(player)
+    response = client.post(url("move", game), move_post(game, {"act": "add", "n": 1}), **HX)
+    assert response.status_code == HTTPStatus.OK
+    game.refresh_from_db()
+    assert game.last_seq >= 2  # the bot did answer, inside the request
+    assert set(re.findall(r"\?seq=(\d+)", response.content.decode())) == {str(game.last_seq)}

@@ -76,12 +76,15 @@ def parse_edge(text: Any) -> int:
     """Return the number of edge ``text`` ("C7-C8").
 
     Rule (notation): an edge is named by its two squares, the smaller first
-    (column letter first, then row as a number: ``A9-A10``, ``C7-D7``), so
-    ``C8-C7`` names no edge; one name per edge keeps logs comparable.
+    (column letter first, then row as a number: ``A9-A10``, ``C7-D7``), and
+    that is how the engine writes every edge it reports. A move naming the
+    larger square first (``C8-C7``) still means that edge: the notation does
+    not call it an error, and logs made while the text form sent edges as
+    typed must keep replaying.
 
     Raises:
-        IllegalMove: not two orthogonally adjacent squares, or named larger
-            square first (code ``bad_edge``); the rim of the board is not an edge.
+        IllegalMove: not two orthogonally adjacent squares (code
+            ``bad_edge``); the rim of the board is not an edge.
     """
     if not isinstance(text, str) or text.count("-") != 1:
         raise IllegalMove(f"{text!r} is not an edge: name two adjacent squares, as C7-C8.", "bad_edge")
@@ -89,10 +92,6 @@ def parse_edge(text: Any) -> int:
     key = (min(a, b), max(a, b))
     if key not in EDGE_ID:
         raise IllegalMove(f"{text} is not an edge: {SQ_NAME[a]} and {SQ_NAME[b]} are not side by side.", "bad_edge")
-    if a > b:
-        raise IllegalMove(
-            f"{text} is not an edge name: the smaller square comes first ({SQ_NAME[b]}-{SQ_NAME[a]}).", "bad_edge"
-        )
     return EDGE_ID[key]
 
 
