@@ -67,7 +67,9 @@ def test_random_games_always_end(players):
         assert res.winners and all(1 <= r <= players for r in res.ranks)
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(seed=hs.integers(0, 10**9), players=hs.integers(2, 4))
 def test_replay_from_seed_reproduces_the_state(seed, players):
     st, moves = run_game(players, seed, bots=("greedy", "random"), check_every=7)
