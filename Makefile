@@ -29,6 +29,8 @@ messages: install
 # With Redis (REDIS_URL, or one answering on 127.0.0.1:6379) a Celery worker
 # and beat run beside the web server and stop with it; without, tasks run
 # inline and the timeout sweep runs from lobby and game page requests.
+# Links in emails point at the port the site is served on, unless SITE_URL says otherwise.
+run: export SITE_URL ?= http://127.0.0.1:$(PORT)
 run: install messages
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py seed_demo
