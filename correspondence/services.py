@@ -131,9 +131,10 @@ def notify_game_over(*, game: Game) -> None:
 
 
 def notify_timed_out(*, game: Game, seat: Seat, game_over: bool) -> None:
-    """Owe "a player timed out" to every other person still playing ``game``."""
+    """Owe "a player timed out" (or resigned: ``seat.resigned``) to every other person still playing ``game``."""
     others = game.seats.filter(bot="").exclude(user=None).exclude(pk=seat.pk).values_list("user_id", flat=True)
-    _notify(others, game, Kind.TIMED_OUT, game.last_seq, {"position": seat.position, "game_over": game_over})
+    data = {"position": seat.position, "game_over": game_over, "resigned": seat.resigned}
+    _notify(others, game, Kind.TIMED_OUT, game.last_seq, data)
 
 
 def notify_cancelled(*, game: Game) -> None:
@@ -357,8 +358,12 @@ def _content_lines(n: Notification) -> dict[str, Any]:
     elif n.kind == Kind.TIMED_OUT:
         late = next((s for s in seats if s.position == n.data.get("position")), None)
         name = late.user.shown_name if late and late.user_id else "?"
-        subject = _("%(name)s ran out of time in %(game)s") % {"name": name, "game": title}
-        lines.append(_("%(name)s ran out of time in %(game)s.") % {"name": name, "game": title})
+        if n.data.get("resigned"):
+            subject = _("%(name)s resigned in %(game)s") % {"name": name, "game": title}
+            lines.append(_("%(name)s resigned in %(game)s.") % {"name": name, "game": title})
+        else:
+            subject = _("%(name)s ran out of time in %(game)s") % {"name": name, "game": title}
+            lines.append(_("%(name)s ran out of time in %(game)s.") % {"name": name, "game": title})
         if n.data.get("game_over"):
             lines.append(_("The game is over."))
         else:

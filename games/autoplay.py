@@ -174,12 +174,13 @@ def game_timeout(*, game_id: int, position: int) -> str | None:
     return "bot"
 
 
-def _forfeit(game: Game, engine: Engine, state: Any, seat: Seat, now: datetime) -> None:
-    """Forfeit ``seat`` on time: rank it last, then end the game or hand the seat to a bot."""
+def _forfeit(game: Game, engine: Engine, state: Any, seat: Seat, now: datetime, *, resigned: bool = False) -> None:
+    """Forfeit ``seat`` (on time, or ``resigned``): rank it last, then end the game or hand the seat to a bot."""
     from correspondence import services as notify
     from games.services import _finish, after_move
 
     seat.forfeited = True
+    seat.resigned = resigned
     seat.timed_out = now
     seat.clock_started = seat.deadline = seat.warn_at = None
     seats = list(game.seats.all())
@@ -189,8 +190,8 @@ def _forfeit(game: Game, engine: Engine, state: Any, seat: Seat, now: datetime) 
     keep_going = len(playing) >= 2 and bool(people)
     if keep_going:
         seat.bot = timeout_bot(engine)
-    seat.save(update_fields=["forfeited", "timed_out", "clock_started", "deadline", "warn_at", "bot"])
-    log.info("game %s: seat %s forfeited on time", game.pk, seat.position)
+    seat.save(update_fields=["forfeited", "resigned", "timed_out", "clock_started", "deadline", "warn_at", "bot"])
+    log.info("game %s: seat %s forfeited (%s)", game.pk, seat.position, "resigned" if resigned else "on time")
     notify.notify_timed_out(game=game, seat=seat, game_over=not keep_going)
     if keep_going:
         clocks.clocks_update(game, set(game.to_act), now)

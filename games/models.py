@@ -122,7 +122,8 @@ class Seat(models.Model):
         rank, score: written when the game finishes.
         forfeited: the seat lost on time; it ranks last, and in a game of
             3-4 a bot (``bot``, while ``user`` is kept) plays it to the end.
-        timed_out: when the seat forfeited on time (UTC), or null.
+        timed_out: when the seat forfeited, on time or by resigning (UTC), or null.
+        resigned: the seat forfeited by resigning rather than on time.
         clock_started: when the seat's running clock started (UTC), or null
             while it owes nothing.
         clock_seq: the game's ``last_seq`` when that clock started; "your
@@ -147,6 +148,7 @@ class Seat(models.Model):
     score = models.IntegerField(null=True, blank=True)
     forfeited = models.BooleanField(default=False)
     timed_out = models.DateTimeField(null=True, blank=True)
+    resigned = models.BooleanField(default=False)
     clock_started = models.DateTimeField(null=True, blank=True)
     clock_seq = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True)

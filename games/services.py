@@ -65,6 +65,7 @@ __all__ = [
     "game_join",
     "game_leave",
     "game_record",
+    "game_resign",
     "game_submit_move",
     "replay_states",
     "snapshot_at",
@@ -528,6 +529,36 @@ def game_submit_move(*, game_id: int, user: User, move: dict[str, Any], expected
             # a bot to the end; its former player must not race the bot.
             raise NotYourMove(_("You no longer play this seat: a bot plays it to the end of the game."))
         return _do_move(game, seat.position, move, seats=seats)
+
+
+def game_resign(*, game_id: int, user: User) -> Game:
+    """Give up ``user``'s seat in a running game: it ranks last, as a seat that ran out of time does.
+
+    With one other player left the game ends (and is rated as finished);
+    with more, a bot plays the seat to the end so the others can finish,
+    exactly as after a timeout (``games.autoplay._forfeit``). The others are
+    told by email ("... resigned").
+
+    Returns:
+        The Game after the resignation.
+
+    Raises:
+        Game.DoesNotExist: no such game.
+        GameNotActive: the game is not running.
+        NotYourMove: the user has no seat, or already gave it up.
+    """
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if not game.is_active:
+            raise GameNotActive(_("This game is not in progress."))
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise NotYourMove(_("You are not playing in this game."))
+        if seat.forfeited or seat.bot:
+            raise NotYourMove(_("You no longer play this seat: a bot plays it to the end of the game."))
+        engine = get_engine(game.kind)
+        autoplay._forfeit(game, engine, state_at(game), seat, timezone.now(), resigned=True)
+    return game
 
 
 def _do_move(game: Game, position: int, move: dict[str, Any], *, seats: list[Seat] | None = None) -> MoveResult:

@@ -14,6 +14,7 @@ urlpatterns = [
     path("games/<int:game_id>/join", views.game_join, name="join"),
     path("games/<int:game_id>/leave", views.game_leave, name="leave"),
     path("games/<int:game_id>/cancel", views.game_cancel, name="cancel"),
+    path("games/<int:game_id>/resign", views.game_resign, name="resign"),
     path("games/<int:game_id>/move", views.game_move, name="move"),
     path("games/<int:game_id>/poll", views.game_poll, name="poll"),
     path("games/<int:game_id>/chat", views.game_chat, name="chat"),

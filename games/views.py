@@ -187,6 +187,23 @@ def game_cancel(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse
     return redirect("games:lobby")
 
 
+@login_required
+@require_POST
+def game_resign(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
+    """Resign a running game: only with the form's confirmation box ticked (a resignation cannot be undone)."""
+    get_game_for_player(request, game_id)
+    if request.POST.get("confirm") != "1":
+        messages.error(request, _("Tick the box to confirm that you resign."))
+        return redirect("games:detail", game_id=game_id)
+    try:
+        services.game_resign(game_id=game_id, user=request.user)
+    except services.ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("You resigned this game."))
+    return redirect("games:detail", game_id=game_id)
+
+
 # ---------------------------------------------------------------------------
 # The game page
 
@@ -238,6 +255,7 @@ def _game_context(
         "can_join": (user.is_authenticated and game.is_open and seat is None and len(seats) < game.max_players),
         "can_leave": game.is_open and seat is not None and game.creator_id != user.pk,
         "can_cancel": game.is_open and user.is_authenticated and (game.creator_id == user.pk or user.is_staff),
+        "can_resign": game.is_active and seat is not None and not seat.forfeited and not seat.bot,
         "board_template": [f"games/{game.kind}/board.html", "games/generic_board.html"],
         "error": error,
         "cursor": _cursor(game, len(seats)),

@@ -39,7 +39,10 @@ def clocks_html(game: Game) -> str:
     items = []
     for c in seat_clocks(game, timezone.now()):
         if c.timed_out:
-            text = _("timed out at %(when)s") % {"when": when(c.timed_out)}
+            if c.seat.resigned:
+                text = _("resigned at %(when)s") % {"when": when(c.timed_out)}
+            else:
+                text = _("timed out at %(when)s") % {"when": when(c.timed_out)}
             if c.bot and game.is_active:
                 text += ", " + _("now played by a bot")
         elif c.bot:

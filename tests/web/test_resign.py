@@ -1,0 +1,67 @@
+"""Resigning: the seat ranks last; with one player left the game ends, with more a bot plays on."""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from games.models import Game
+from tests.conftest import make_game
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.usefixtures("site_test")
+
+
+def resign(client, game, confirm=True):
+    return client.post(reverse("games:resign", args=[game.pk]), {"confirm": "1"} if confirm else {})
+
+
+def test_resigning_a_two_player_game_ends_it_and_ranks_the_resigner_last(client, player, opponent):
+    game = make_game(player, opponent)
+    client.force_login(player)
+    assert b"Resign" in client.get(reverse("games:detail", args=[game.pk])).content
+    assert resign(client, game).status_code == HTTPStatus.FOUND
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    ranks = {s.user: s.rank for s in game.seats.all()}
+    assert ranks == {opponent: 1, player: 2}
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "resigned at" in page and "Resign…" not in page
+
+
+def test_the_others_learn_by_email_that_a_player_resigned(client, player, opponent, django_capture_on_commit_callbacks):
+    game = make_game(player, opponent)
+    mail.outbox.clear()
+    client.force_login(player)
+    with django_capture_on_commit_callbacks(execute=True):
+        resign(client, game)
+    subjects = [m.subject for m in mail.outbox if opponent.email in m.to]
+    assert any("resigned" in s for s in subjects), subjects
+
+
+def test_with_more_players_left_a_bot_plays_the_resigned_seat(client, player, opponent):
+    third = UserFactory(username="third")
+    game = make_game(player, opponent, third)
+    client.force_login(player)
+    resign(client, game)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    seat = game.seats.get(user=player)
+    assert seat.forfeited and seat.resigned and seat.bot
+    # Resigning again is refused with a reason; the seat stays as it is.
+    response = client.post(reverse("games:resign", args=[game.pk]), {"confirm": "1"}, follow=True)
+    assert "a bot plays it" in response.content.decode()
+
+
+def test_resigning_needs_the_confirmation_box_and_a_seat(client, player, opponent, outsider):
+    game = make_game(player, opponent)
+    client.force_login(player)
+    resign(client, game, confirm=False)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and not game.seats.get(user=player).forfeited
+    client.force_login(outsider)
+    assert resign(client, game).status_code == HTTPStatus.FORBIDDEN
+    assert client.get(reverse("games:resign", args=[game.pk])).status_code == HTTPStatus.METHOD_NOT_ALLOWED
