@@ -192,11 +192,16 @@ def outbox_enqueue(
     if since is not None:
         rows = rows.filter(created__gte=since)
     if newest is not None:
-        pks = list(rows.order_by("-pk").values_list("pk", flat=True)[:newest])
-        pks.reverse()
+        found = list(rows.order_by("-pk").values_list("pk", "kind")[:newest])
+        found.reverse()
     else:
-        pks = list(rows.values_list("pk", flat=True)[:SWEEP_BATCH])
-    return sum(enqueue(send_notification, pk) for pk in pks)
+        found = list(rows.values_list("pk", "kind")[:SWEEP_BATCH])
+    # A "your move" waits a little: a player with the game open sees the move by
+    # the page's poll, which marks the seat seen, and then no email is needed.
+    delay = settings.HERALD_YOUR_MOVE_EMAIL_DELAY
+    return sum(
+        enqueue(send_notification, pk, countdown=delay if kind == Kind.YOUR_MOVE else 0) for pk, kind in found
+    )
 
 
 def notification_send(*, notification_id: int) -> bool:

@@ -15,14 +15,17 @@ from celery import Task, shared_task
 log = logging.getLogger(__name__)
 
 
-def enqueue(task: Task, *args: Any) -> bool:
-    """Queue ``task(*args)``; log and return False if the broker refused it.
+def enqueue(task: Task, *args: Any, countdown: float = 0) -> bool:
+    """Queue ``task(*args)`` (to run ``countdown`` seconds from now); log and return False if the broker refused it.
 
-    With eager Celery (no broker) the task runs here and now; an exception
-    it raises is logged, not raised, for the same reason.
+    With eager Celery (no broker) the task runs here and now, countdown or
+    not; an exception it raises is logged, not raised, for the same reason.
     """
     try:
-        task.delay(*args)
+        if countdown > 0:
+            task.apply_async(args, countdown=countdown)
+        else:
+            task.delay(*args)
     except Exception:  # kombu.OperationalError, redis errors, or the task itself when eager
         log.warning("could not run or queue %s%r; the sweep will pick it up", task.name, args, exc_info=True)
         return False

@@ -439,6 +439,8 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     except ValueError:
         return HttpResponseBadRequest(_("seq must be a number"))
     game, seat = get_game_for_user(request, game_id)
+    # A page left open counts as seen: no "your move" email for a move the player watches arrive.
+    correspondence.seat_seen(seat=seat)
     cursor = request.GET.get("v")
     live_changed = seq != game.last_seq or (cursor is not None and cursor != _cursor(game, len(game.seats.all())))
     last_chat = ChatMessage.objects.filter(game=game).order_by("-pk").values_list("pk", flat=True).first() or 0

@@ -238,6 +238,12 @@ if envstr("DATABASE_REPLICA_URL") and not TESTING:
     )
 DATABASE_ROUTERS = ["website.db.ReplicaRouter"]
 
+#: Seconds a "your move" email waits before it is sent, so that a player who
+#: has the game open (its page polls every few seconds and marks the seat
+#: seen) gets no email for a move they are watching. Below the outbox sweep's
+#: one-minute grace. 0 under tests, which count emails as they happen.
+HERALD_YOUR_MOVE_EMAIL_DELAY = envint("HERALD_YOUR_MOVE_EMAIL_DELAY", 0 if TESTING else 30)
+
 REDIS_URL = envstr("REDIS_URL")
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}

@@ -322,3 +322,26 @@ def test_a_move_queues_the_rows_it_wrote_and_no_older_pending_row(users, commit,
     mine = Notification.objects.get(game=game, kind="your_move", seq=game.last_seq)
     assert queued == [mine.pk]
     assert not old & set(queued)
+
+
+@pytest.mark.parametrize("page_open", [True, False])
+def test_no_your_move_email_for_a_move_the_player_watched_arrive(users, commit, monkeypatch, settings, client,
+                                                                 page_open):
+    """The email waits half a minute; a game page left open polls in that time, which counts as seen."""
+    settings.HERALD_YOUR_MOVE_EMAIL_DELAY = 30
+    game = new_game(users[0], users[1])
+    later = []
+    monkeypatch.setattr(send_notification, "apply_async", lambda args, countdown: later.append((args[0], countdown)))
+    mail.outbox.clear()
+    with commit():
+        play(game)
+    nxt = to_move(game)
+    row = Notification.objects.get(user=nxt, game=game, kind="your_move", seq=game.last_seq)
+    assert later == [(row.pk, 30)] and mail.outbox == []
+    if page_open:
+        client.force_login(nxt)
+        client.get(reverse("games:poll", args=[game.pk]), {"seq": game.last_seq - 1})
+    outbox.notification_send(notification_id=row.pk)  # the task, half a minute on
+    row.refresh_from_db()
+    assert (mail.outbox == []) is page_open
+    assert row.status == ("skipped" if page_open else "sent")
