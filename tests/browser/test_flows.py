@@ -62,3 +62,22 @@ def test_moves_work_without_javascript(browser, live_server):
     assert page.url.rstrip("/").endswith(f"/games/{game.pk}")
     assert "add (n=1" in page.inner_text("#game-log")
     context.close()
+
+
+def test_a_keyboard_move_keeps_the_focus_on_the_board(browser, live_server):
+    """After Enter on a move, the answer replaces the board; Tab must go on from there, not from the page's top."""
+    game = make_game(UserFactory(), UserFactory(), options={"target": 30})
+    mover = user_to_move(game)
+    page = browser.new_page()
+    sign_in(page, live_server, mover.username)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.get_by_role("button", name="add 1", exact=True).focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("text=Your move.", state="detached")
+    inside = "document.getElementById('game-live').contains(document.activeElement)"
+    for _ in range(50):  # the focus moves once htmx has settled the new region
+        if page.evaluate(inside):
+            break
+        page.wait_for_timeout(100)
+    assert page.evaluate(inside)
+    page.close()

@@ -1,0 +1,45 @@
+// Keeps a keyboard user's place when htmx swaps a region of the page (a move's
+// answer, a poll): the control that had the focus is found again in the new
+// region (same tag, name and value, or same text), else the board's first
+// control, else the game's status (whose turn it is now), so Tab goes on from
+// where the player was instead of from the top of the page.
+(function () {
+  "use strict";
+  var wanted = null;
+
+  function describe(el) {
+    return { tag: el.tagName, name: el.getAttribute("name"), value: el.getAttribute("value"),
+             text: (el.textContent || "").trim() };
+  }
+
+  function find(want) {
+    var all = document.querySelectorAll(want.tag.toLowerCase());
+    var byText = null;
+    for (var i = 0; i < all.length; i++) {
+      var el = all[i];
+      if (el.disabled) continue;
+      if (want.name !== null && el.getAttribute("name") === want.name && el.getAttribute("value") === want.value) {
+        return el;
+      }
+      if (!byText && want.text && (el.textContent || "").trim() === want.text) byText = el;
+    }
+    return byText || document.querySelector("#game-board button:not([disabled]), #game-board a[href]") ||
+      document.getElementById("game-status");
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var el = document.activeElement;
+    var target = event.detail.target;
+    wanted = el && el !== document.body && target && target.contains(el) ? describe(el) : null;
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!wanted) return;
+    var el = document.activeElement;
+    if (!el || el === document.body) {
+      var again = find(wanted);
+      if (again) again.focus({ preventScroll: true });
+    }
+    wanted = null;
+  });
+})();
