@@ -307,6 +307,8 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_ADAPTER = "moderation.adapter.AccountAdapter"
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+# Confirming the address in the browser that signed up signs the user in: no second sign-in.
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_UNIQUE_EMAIL = True
 # One address per account; a new one replaces it only once verified, so a
 # typo can never cost a player their verified (rated-play) status.

@@ -154,6 +154,11 @@ def test_the_replay_is_refused_while_the_game_runs_and_steps_once_it_is_over(cli
     assert html(first).count('class="card-name"') > 10
     final = client.get(reverse("games:replay", args=[game.pk]))
     assert "Final scores" in html(final)
+    # At either end the replay offers no step past it; from another seat's eyes nothing says "Your".
+    assert 'rel="next"' not in html(final) and 'rel="prev"' in html(final)
+    assert 'rel="prev"' not in html(client.get(reverse("games:replay", args=[game.pk]) + "?step=0"))
+    middle = html(client.get(reverse("games:replay", args=[game.pk]) + "?step=20&seat=1"))
+    assert "Your turn" not in middle and "Your hand" not in middle
     assert client.get(reverse("games:replay", args=[game.pk]) + "?step=x").status_code == HTTPStatus.BAD_REQUEST
 
 
