@@ -121,9 +121,12 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
     me = next((p for p in players if p["is_viewer"]), None)
     playable = set((pending or {}).get("params", {}).get("playable") or []) if step == "play" else set()
     hand = []
+    chosen = (draft or {}).get("card")
     for cid in (me or {}).get("hand") or []:
         info = card_info(cid)
         info["playable"] = cid in playable
+        # Two copies of a card: only one is being played, so only the first is marked.
+        info["chosen"] = cid == chosen and not any(h["chosen"] for h in hand)
         info["play_links"] = [
             {**o, "url": link({"act": "play", "card": cid, "option": o["option"]})} for o in info["options"]
         ]

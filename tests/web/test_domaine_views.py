@@ -532,3 +532,20 @@ def test_a_game_logged_with_an_edge_named_larger_square_first_still_opens(client
     client.force_login(game.seats.get(position=seat).user)
     assert client.get(url("detail", game)).status_code == HTTPStatus.OK
     assert f"{a}-{b}" in get_engine("domaine").view(state_of(game), None)["borders"]
+
+
+def test_of_two_copies_in_hand_only_the_one_being_played_is_marked(domaine):
+    from django.template import Context
+
+    from games.templatetags.domaine_tags import domaine_board
+
+    game = bot_moves(domaine, until=at_step("play"))
+    seat = game.to_act[0]
+    state = state_of(game)
+    card = state.players[seat].hand[0]
+    state.players[seat].hand = [card, card, *state.players[seat].hand[1:]]
+    context = Context({"view": get_engine("domaine").view(state, seat), "game": game, "viewer": seat,
+                       "my_move": True, "seats": list(game.seats.all()),
+                       "domaine_draft": {"act": "play", "card": card, "option": 0}})
+    board = domaine_board(context)
+    assert [c["chosen"] for c in board["hand"]][:2] == [True, False]
