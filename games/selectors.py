@@ -88,6 +88,17 @@ def open_games(user: User | None) -> QuerySet[Game]:
     return _with_seats(qs)[:LOBBY_LIMIT]
 
 
+def my_invitations(user: User) -> QuerySet[Game]:
+    """Open games ``user`` was invited to and has not joined yet, newest first."""
+    qs = (
+        Game.objects.filter(status=Game.Status.OPEN, invitations__user=user)
+        .exclude(seats__user=user)
+        .annotate(seats_taken=Count("seats", distinct=True))
+        .order_by("-created")
+    )
+    return _with_seats(qs)[:WAITING_LIMIT]
+
+
 def my_move_games(user: User) -> QuerySet[Game]:
     """Running games where ``user`` owes a decision, oldest deadline first."""
     qs = Game.objects.filter(status=Game.Status.ACTIVE, seats__user=user, seats__owes_move=True).order_by(

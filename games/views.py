@@ -103,8 +103,12 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
     """The home page: games to join, games waiting on you, your other games, recent results."""
     correspondence.sweep_on_request()
     user = request.user if request.user.is_authenticated else None
+    invitations = list(selectors.my_invitations(user)) if user else []
+    invited = {g.pk for g in invitations}
     context: dict[str, Any] = {
-        "open_games": selectors.open_games(user),
+        "invitations": invitations,
+        # An invitation is shown once, in its own list.
+        "open_games": [g for g in selectors.open_games(user) if g.pk not in invited],
         "finished_games": selectors.recent_finished_games(user),
         "my_move_games": selectors.my_move_games(user) if user else [],
         "my_waiting_games": selectors.my_waiting_games(user) if user else [],

@@ -80,7 +80,7 @@ def test_lobby_hides_private_games_from_outsiders(client, player, opponent, outs
     client.force_login(outsider)
     assert private not in client.get(url("lobby")).context["open_games"]
     client.force_login(opponent)
-    assert private in client.get(url("lobby")).context["open_games"]
+    assert private in client.get(url("lobby")).context["invitations"]
 
 
 def test_lobby_wrong_method(client):
@@ -100,7 +100,7 @@ def test_lobby_query_count_is_bounded(client, django_assert_max_num_queries, pla
             time_per_move=services.TIME_CONTROLS[3],
         )
     client.force_login(player)
-    with django_assert_max_num_queries(10):
+    with django_assert_max_num_queries(11):  # 10, and the player's invitations
         response = client.get(url("lobby"))
     assert len(response.context["my_move_games"]) + len(response.context["my_waiting_games"]) == 6
 
@@ -619,3 +619,17 @@ def test_with_tasks_inline_the_answer_to_a_move_shows_the_bots_reply(client, pla
     game.refresh_from_db()
     assert game.last_seq >= 2  # the bot did answer, inside the request
     assert set(re.findall(r"\?seq=(\d+)", response.content.decode())) == {str(game.last_seq)}
+
+
+def test_an_invitation_is_listed_as_such_until_the_invited_player_joins(client, player, opponent, outsider):
+    game = services.game_create(creator=player, kind="counter", options={}, players=3, rated=False, private=True,
+                                invited=[opponent], time_per_move=services.TIME_CONTROLS[3])
+    client.force_login(opponent)
+    response = client.get(url("lobby"))
+    assert [g.pk for g in response.context["invitations"]] == [game.pk]
+    assert game.pk not in [g.pk for g in response.context["open_games"]]
+    assert "Invitations" in response.content.decode()
+    services.game_join(game_id=game.pk, user=opponent)
+    assert client.get(url("lobby")).context["invitations"] == []
+    client.force_login(outsider)
+    assert client.get(url("lobby")).context["invitations"] == []
