@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+from functools import partial
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,7 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
@@ -44,6 +46,8 @@ if TYPE_CHECKING:
 
 #: Per game kind: moves the page must have confirmed (``(move, POST) -> refusal or None``).
 MOVE_CONFIRMATIONS = {"domaine": unconfirmed_empty_play}
+#: How long a rendered board is kept (a new move makes a new key at once; this bounds a deploy's stale HTML).
+BOARD_CACHE_SECONDS = 300
 #: Moves larger than this are refused before parsing (no real move comes close).
 MAX_MOVE_BYTES = 4000
 CHAT_SHOWN = 50
@@ -251,7 +255,9 @@ def _game_context(
         "waiting_on": [s for s in seats if s.position in game.to_act] if game.is_active else [],
         # A bot answers within a second or two: poll faster while one is to act.
         "poll_every": "1s" if game.is_active and any(s.bot for s in seats if s.position in game.to_act) else "5s",
-        "log": selectors.game_log(game, viewer, events=events),
+        # Built only when the log's cached fragment is missing (a new position, or another reader).
+        "log": SimpleLazyObject(partial(selectors.game_log, game, viewer, events=events)),
+        "log_cache": _log_cache_key(game, viewer),
         "chat": chat,
         "chat_cursor": chat[-1].pk if chat else 0,
         "chat_form": ChatForm(),
@@ -263,7 +269,32 @@ def _game_context(
         "board_template": [f"games/{game.kind}/board.html", "games/generic_board.html"],
         "error": error,
         "cursor": _cursor(game, len(seats)),
+        # The board is the costliest part of the page and depends only on these (its forms carry the
+        # session's CSRF token, so the session's secret is part of the key; without one, no caching).
+        "board_cache": _board_cache_key(request, game, viewer),
+        "board_cache_seconds": BOARD_CACHE_SECONDS,
     }
+
+
+def _board_cache_key(request: HttpRequest, game: Game, viewer: int | None) -> str:
+    """What the rendered board depends on: the position, whose eyes, the language and the CSRF secret.
+
+    Empty (no caching) while the request has no CSRF secret yet: the board's
+    forms would then carry a token of a secret the next request replaces.
+    """
+    secret = request.META.get("CSRF_COOKIE")
+    if not secret or game.started is None:
+        return ""
+    from django.utils.translation import get_language
+
+    return f"{game.pk}:{game.last_seq}:{game.status}:{viewer}:{get_language()}:{secret}"
+
+
+def _log_cache_key(game: Game, viewer: int | None) -> str:
+    """What the log's text depends on: the position, whose eyes and the language (it has no form)."""
+    from django.utils.translation import get_language
+
+    return f"{game.pk}:{game.last_seq}:{game.status}:{viewer}:{get_language()}"
 
 
 def _cursor(game: Game, seat_count: int) -> str:

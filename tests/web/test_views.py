@@ -633,3 +633,31 @@ def test_an_invitation_is_listed_as_such_until_the_invited_player_joins(client, 
     assert client.get(url("lobby")).context["invitations"] == []
     client.force_login(outsider)
     assert client.get(url("lobby")).context["invitations"] == []
+
+
+def test_a_cached_board_is_only_ever_shown_to_its_own_seat(client, game, player, opponent):
+    """The board fragment is cached per seat: each player, in either order, sees only their own secret."""
+    pages = {}
+    for user in (player, opponent, player, opponent):  # the second round is served from the cache
+        client.force_login(user)
+        pages[user] = client.get(url("detail", game)).content.decode()
+    for user, other in ((player, opponent), (opponent, player)):
+        mine, theirs = (game.seats.get(user=u).position for u in (user, other))
+        assert secret_of(game, mine) in pages[user] and secret_of(game, theirs) not in pages[user]
+
+
+def test_the_form_token_of_a_cached_board_is_accepted(game):
+    """A cached board's forms carry the CSRF token of the session that drew it, which still validates."""
+    from django.test import Client
+
+    csrf_client = Client(enforce_csrf_checks=True)
+    mover = user_to_move(game)
+    csrf_client.force_login(mover)
+    csrf_client.get(url("detail", game))
+    page = csrf_client.get(url("detail", game)).content.decode()  # drawn from the cache
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    response = csrf_client.post(url("move", game), {**move_post(game, {"act": "add", "n": 1}),
+                                                    "csrfmiddlewaretoken": token})
+    assert response.status_code == HTTPStatus.FOUND
+    game.refresh_from_db()
+    assert game.last_seq == 1
