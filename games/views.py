@@ -235,6 +235,10 @@ def _game_context(
             snap = services.snapshot_at(game)
         view = get_engine(game.kind).view(snap.state, viewer)
         events = snap.events
+        if seat is not None and (seat.forfeited or seat.bot):
+            # A bot plays this seat now: its former player still sees the hand, but has no move to make.
+            view["legal"] = []
+            view["decision"] = None
     chat_qs = ChatMessage.objects.filter(game=game).select_related("user")
     # Lines a moderator hid stay in the table for the record; only moderators see them (marked).
     moderator = is_moderator(request.user)
@@ -251,7 +255,7 @@ def _game_context(
         "seats": seats,
         "viewer": viewer,
         "view": view,
-        "my_move": seat is not None and game.is_active and viewer in game.to_act,
+        "my_move": seat is not None and game.is_active and viewer in game.to_act and not (seat.forfeited or seat.bot),
         "waiting_on": [s for s in seats if s.position in game.to_act] if game.is_active else [],
         # A bot answers within a second or two: poll faster while one is to act.
         "poll_every": "1s" if game.is_active and any(s.bot for s in seats if s.position in game.to_act) else "5s",
@@ -277,7 +281,7 @@ def _game_context(
 
 
 def _board_cache_key(request: HttpRequest, game: Game, viewer: int | None) -> str:
-    """What the rendered board depends on: the position, whose eyes, the language and the CSRF secret.
+    """What the rendered board depends on: what the log's does (``_log_cache_key``) and the CSRF secret.
 
     Empty (no caching) while the request has no CSRF secret yet: the board's
     forms would then carry a token of a secret the next request replaces.
@@ -285,16 +289,21 @@ def _board_cache_key(request: HttpRequest, game: Game, viewer: int | None) -> st
     secret = request.META.get("CSRF_COOKIE")
     if not secret or game.started is None:
         return ""
-    from django.utils.translation import get_language
 
-    return f"{game.pk}:{game.last_seq}:{game.status}:{viewer}:{get_language()}:{secret}"
+    return f"{_log_cache_key(game, viewer)}:{secret}"
 
 
 def _log_cache_key(game: Game, viewer: int | None) -> str:
-    """What the log's text depends on: the position, whose eyes and the language (it has no form)."""
+    """What the log's text depends on: the position, whose eyes and the language (it has no form).
+
+    Forfeits (a timeout, a resignation) change the page without a move, so
+    the seats' forfeit flags are part of the key too. Seats come from the
+    prefetch: no query.
+    """
     from django.utils.translation import get_language
 
-    return f"{game.pk}:{game.last_seq}:{game.status}:{viewer}:{get_language()}"
+    gone = "".join("f" if s.forfeited else "-" for s in game.seats.all())
+    return f"{game.pk}:{game.last_seq}:{game.status}:{gone}:{viewer}:{get_language()}"
 
 
 def _cursor(game: Game, seat_count: int) -> str:

@@ -65,3 +65,23 @@ def test_resigning_needs_the_confirmation_box_and_a_seat(client, player, opponen
     client.force_login(outsider)
     assert resign(client, game).status_code == HTTPStatus.FORBIDDEN
     assert client.get(reverse("games:resign", args=[game.pk])).status_code == HTTPStatus.METHOD_NOT_ALLOWED
+
+
+def test_after_resigning_the_page_offers_no_more_moves(client, player, opponent):
+    """A bot plays the seat now: no move buttons for its former player (the board is cached, and a
+    resignation changes no move number, so the key must see it)."""
+    third = UserFactory(username="third")
+    game = make_game(player, opponent, third)
+    mover = game.seats.get(position=game.to_act[0]).user
+    client.force_login(mover)
+    client.get(reverse("games:detail", args=[game.pk]))
+    assert b'name="move"' in client.get(reverse("games:detail", args=[game.pk])).content
+    with pytest.MonkeyPatch.context() as mp:
+        from games import services
+
+        mp.setattr(services, "after_move", lambda **kwargs: None)  # keep the bot from moving the seat on
+        resign(client, game)
+    game.refresh_from_db()
+    assert game.seats.get(user=mover).forfeited
+    page = client.get(reverse("games:detail", args=[game.pk]))
+    assert b'name="move"' not in page.content and not page.context["my_move"]
