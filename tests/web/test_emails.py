@@ -58,11 +58,14 @@ def test_the_verification_email_has_a_button_to_confirm(client):
     assert "Confirm my email address" in html and "dora" in html
     assert "Thank you for playing on Herald." in html
     assert '<html lang="en">' in html
+    # The plain text says the same as the HTML, not allauth's stock wording.
+    assert "Confirm that this address is yours" in message.body and "You're receiving this email" not in message.body
 
 
 def test_the_verification_email_in_chinese(client):
     sign_up(client, HTTP_ACCEPT_LANGUAGE="zh-TW,zh;q=0.9")
     html = html_of(mail.outbox[0])
+    assert "確認我的電子郵件地址" in mail.outbox[0].body
     assert heading(html) == "確認你的電子郵件地址"
     assert "確認我的電子郵件地址" in html and "Confirm my email address" not in html
 
