@@ -171,17 +171,15 @@ def notify_chat(*, message: ChatMessage) -> None:
 # Sending
 
 
-def outbox_enqueue(
-    *, game_id: int | None = None, newest: int | None = None, since: datetime | None = None
-) -> int:
+def outbox_enqueue(*, game_id: int | None = None, since: datetime | None = None) -> int:
     """Queue a send task for every pending row (of ``game_id``, or all). Call after commit.
 
-    ``since`` (UTC) limits it to rows created since then, and ``newest`` to
-    that many of the most recent pending rows: after a move only the rows
-    that move wrote need a task, and older rows left pending (a broker
-    outage) are the sweep's job, so a move's cost does not grow with the
-    backlog. Never raises for a broker problem: the row stays pending and
-    the sweep sends it later. Returns the number of tasks queued.
+    ``since`` (UTC) limits it to rows created since then: after a move only
+    the rows that move wrote need a task, and older rows left pending (a
+    broker outage) are the sweep's job, so a move's cost does not grow with
+    the backlog. At most ``SWEEP_BATCH`` rows. Never raises for a broker
+    problem: the row stays pending and the sweep sends it later. Returns the
+    number of tasks queued.
     """
     from correspondence.tasks import send_notification
     from games.tasks import enqueue
@@ -191,11 +189,7 @@ def outbox_enqueue(
         rows = rows.filter(game_id=game_id)
     if since is not None:
         rows = rows.filter(created__gte=since)
-    if newest is not None:
-        found = list(rows.order_by("-pk").values_list("pk", "kind")[:newest])
-        found.reverse()
-    else:
-        found = list(rows.values_list("pk", "kind")[:SWEEP_BATCH])
+    found = list(rows.order_by("pk").values_list("pk", "kind")[:SWEEP_BATCH])
     # A "your move" waits a little: a player with the game open sees the move by
     # the page's poll, which marks the seat seen, and then no email is needed.
     delay = settings.HERALD_YOUR_MOVE_EMAIL_DELAY

@@ -164,7 +164,7 @@ def game_timeout(*, game_id: int, position: int) -> str | None:
                 log.info("game %s: seat %s late on an out-of-turn decision; %s answered", game.pk, position, bot)
                 return "answered"
             if mine:
-                _forfeit(game, engine, state, seat, now)
+                _forfeit(game, engine, seat, now)
                 return "forfeited"
             # The clock ran for a seat that owes nothing: a stale field; repair it.
             clocks.clocks_update(game, set(game.to_act), now)
@@ -174,7 +174,7 @@ def game_timeout(*, game_id: int, position: int) -> str | None:
     return "bot"
 
 
-def _forfeit(game: Game, engine: Engine, state: Any, seat: Seat, now: datetime, *, resigned: bool = False) -> None:
+def _forfeit(game: Game, engine: Engine, seat: Seat, now: datetime, *, resigned: bool = False) -> None:
     """Forfeit ``seat`` (on time, or ``resigned``): rank it last, then end the game or hand the seat to a bot."""
     from correspondence import services as notify
     from games.services import _finish, after_move
@@ -199,7 +199,8 @@ def _forfeit(game: Game, engine: Engine, state: Any, seat: Seat, now: datetime, 
     else:
         _finish(game, engine, None)
         game.save(update_fields=["status", "finished", "to_act", "deadline"])
-    transaction.on_commit(partial(after_move, game_id=game.pk, seq=game.last_seq))
+    # ``now`` was taken before this forfeit wrote any outbox row.
+    transaction.on_commit(partial(after_move, game_id=game.pk, seq=game.last_seq, since=now))
 
 
 def final_ranks(seats: list[Seat], result: Result | None) -> dict[int, int]:

@@ -190,6 +190,11 @@ class Seat(models.Model):
         return self.user_id is None
 
     @property
+    def given_up(self) -> bool:
+        """True once this seat's player no longer plays it (timed out, resigned, forfeited): a bot or nobody does."""
+        return self.forfeited or bool(self.bot)
+
+    @property
     def bot_played(self) -> bool:
         """True while a bot makes this seat's moves (from the start, or since a timeout)."""
         return bool(self.bot)

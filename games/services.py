@@ -87,9 +87,6 @@ TIME_CONTROLS: list[timedelta] = [
     timedelta(days=14),
 ]
 
-#: Outbox rows a move can write (seats x kinds, with room): tasks are queued for these.
-OUTBOX_ROWS_PER_MOVE = 16
-
 #: At most this many moves are made for a player after one of theirs (a guard: one is usual).
 MAX_FORCED_MOVES = 8
 
@@ -524,7 +521,7 @@ def game_submit_move(*, game_id: int, user: User, move: dict[str, Any], expected
         seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
             raise NotYourMove(_("You are not playing in this game."))
-        if seat.forfeited or seat.bot:
+        if seat.given_up:
             # A seat that timed out (or was forfeited by a moderator) is played by
             # a bot to the end; its former player must not race the bot.
             raise NotYourMove(_("You no longer play this seat: a bot plays it to the end of the game."))
@@ -554,10 +551,10 @@ def game_resign(*, game_id: int, user: User) -> Game:
         seat = game.seats.filter(user=user).first()
         if seat is None:
             raise NotYourMove(_("You are not playing in this game."))
-        if seat.forfeited or seat.bot:
+        if seat.given_up:
             raise NotYourMove(_("You no longer play this seat: a bot plays it to the end of the game."))
         engine = get_engine(game.kind)
-        autoplay._forfeit(game, engine, state_at(game), seat, timezone.now(), resigned=True)
+        autoplay._forfeit(game, engine, seat, timezone.now(), resigned=True)
     return game
 
 
@@ -689,7 +686,7 @@ def _cache_and_fan_out(
     after_move(game_id=game_id, seq=seq, since=since, bot_to_act=bot_to_act)
 
 
-def after_move(*, game_id: int, seq: int, since: datetime | None = None, bot_to_act: bool | None = None) -> None:
+def after_move(*, game_id: int, seq: int, since: datetime, bot_to_act: bool | None = None) -> None:
     """Fan out after a move, a start or a timeout has been committed.
 
     Queues a send task for each outbox row the change wrote, and, if a bot
@@ -702,9 +699,10 @@ def after_move(*, game_id: int, seq: int, since: datetime | None = None, bot_to_
     Args:
         game_id: the game that changed.
         seq: its ``last_seq`` after the change (0 for a start).
-        since: when the change's transaction began (UTC): only pending rows
-            created since are queued (older ones are already queued, or the
-            sweep's). None: the game's newest ``OUTBOX_ROWS_PER_MOVE`` rows.
+        since: when the change began, before it wrote any outbox row (UTC):
+            only pending rows created since are queued. Older ones were
+            queued by their own change, or are the sweep's, so a backlog
+            never slows the next move.
         bot_to_act: whether a bot-played seat owes a decision, if the caller
             knows; None asks the database.
     """
@@ -712,11 +710,7 @@ def after_move(*, game_id: int, seq: int, since: datetime | None = None, bot_to_
 
     log.debug("after_move game=%s seq=%s", game_id, seq)
     try:
-        # A backlog of older pending rows is the sweep's, so it never slows the next move.
-        if since is not None:
-            correspondence.outbox_enqueue(game_id=game_id, since=since)
-        else:
-            correspondence.outbox_enqueue(game_id=game_id, newest=OUTBOX_ROWS_PER_MOVE)
+        correspondence.outbox_enqueue(game_id=game_id, since=since)
         if autoplay.bot_loop_active():
             return
         if bot_to_act is None:

@@ -27,6 +27,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.middleware import HtmxDetails
@@ -235,7 +236,7 @@ def _game_context(
             snap = services.snapshot_at(game)
         view = get_engine(game.kind).view(snap.state, viewer)
         events = snap.events
-        if seat is not None and (seat.forfeited or seat.bot):
+        if seat is not None and seat.given_up:
             # A bot plays this seat now: its former player still sees the hand, but has no move to make.
             view["legal"] = []
             view["decision"] = None
@@ -255,7 +256,7 @@ def _game_context(
         "seats": seats,
         "viewer": viewer,
         "view": view,
-        "my_move": seat is not None and game.is_active and viewer in game.to_act and not (seat.forfeited or seat.bot),
+        "my_move": seat is not None and game.is_active and viewer in game.to_act and not seat.given_up,
         "waiting_on": [s for s in seats if s.position in game.to_act] if game.is_active else [],
         # A bot answers within a second or two: poll faster while one is to act.
         "poll_every": "1s" if game.is_active and any(s.bot for s in seats if s.position in game.to_act) else "5s",
@@ -269,7 +270,7 @@ def _game_context(
         "can_join": (user.is_authenticated and game.is_open and seat is None and len(seats) < game.max_players),
         "can_leave": game.is_open and seat is not None and game.creator_id != user.pk,
         "can_cancel": game.is_open and user.is_authenticated and (game.creator_id == user.pk or user.is_staff),
-        "can_resign": game.is_active and seat is not None and not seat.forfeited and not seat.bot,
+        "can_resign": game.is_active and seat is not None and not seat.given_up,
         "board_template": [f"games/{game.kind}/board.html", "games/generic_board.html"],
         "error": error,
         "cursor": _cursor(game, len(seats)),
@@ -289,7 +290,6 @@ def _board_cache_key(request: HttpRequest, game: Game, viewer: int | None) -> st
     secret = request.META.get("CSRF_COOKIE")
     if not secret or game.started is None:
         return ""
-
     return f"{_log_cache_key(game, viewer)}:{secret}"
 
 
@@ -300,8 +300,6 @@ def _log_cache_key(game: Game, viewer: int | None) -> str:
     the seats' forfeit flags are part of the key too. Seats come from the
     prefetch: no query.
     """
-    from django.utils.translation import get_language
-
     gone = "".join("f" if s.forfeited else "-" for s in game.seats.all())
     return f"{game.pk}:{game.last_seq}:{game.status}:{gone}:{viewer}:{get_language()}"
 

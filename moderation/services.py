@@ -306,6 +306,7 @@ def game_adjudicate(*, moderator: User, game_id: int, ranks: Mapping[int, int], 
     _require(moderator, PERM_GAMES)
     with transaction.atomic():
         game = lock_game(game_id)
+        since = timezone.now()  # before the game-over rows are written
         if not game.is_active:
             raise ModerationError(_("Only a game in progress can be adjudicated."))
         seats = list(game.seats.all())
@@ -339,16 +340,15 @@ def game_adjudicate(*, moderator: User, game_id: int, ranks: Mapping[int, int], 
                 )
             ),
         )
-        transaction.on_commit(partial(after_move, game_id=game.pk, seq=game.last_seq))
+        transaction.on_commit(partial(after_move, game_id=game.pk, seq=game.last_seq, since=since))
     return game
 
 
 def _forfeit_locked(game: Game, seat: Seat) -> None:
     """Forfeit ``seat`` with the timeout rule's own code (ranked last; a bot or the end). Lock held."""
-    from games.services import state_at
 
     engine = get_engine(game.kind)
-    autoplay._forfeit(game, engine, state_at(game), seat, timezone.now())
+    autoplay._forfeit(game, engine, seat, timezone.now())
 
 
 def seat_forfeit(*, moderator: User | None, game_id: int, position: int, reason: str) -> Seat:

@@ -106,7 +106,6 @@ def game_row(game: Any) -> str:
     their users.
     """
     from django.utils.html import format_html, format_html_join
-    from django.utils.safestring import mark_safe
     from django.utils.translation import gettext as _
     from django.utils.translation import ngettext
 
@@ -114,7 +113,7 @@ def game_row(game: Any) -> str:
     from games.i18n import game_title as _game_title
     from games.templatetags.clock_tags import clocks_html
 
-    players = mark_safe(", ".join(seat_link(s) for s in game.seats.all()))  # noqa: S308 - each part is escaped
+    players = format_html_join(", ", "{}", ((seat_link(s),) for s in game.seats.all()))
     meta = [_("%(time)s per move") % {"time": time_control_label(game.time_per_move)},
             _("rated") if game.rated else _("casual")]
     if game.private:
