@@ -285,7 +285,7 @@ GAME_COLUMNS = (
 )
 SEAT_COLUMNS = (
     "game_id, position, user_id, bot, joined, owes_move, rank, score, forfeited, timed_out, clock_started, "
-    "clock_seq, deadline, warn_at, bank, last_seen"
+    "clock_seq, deadline, warn_at, bank, last_seen, resigned"
 )
 
 
@@ -299,7 +299,7 @@ def _flush(conn, games: list, seats: list, actions: list[str]) -> None:
                 copy.write_row(row)
         with cur.copy(f"COPY games_seat ({SEAT_COLUMNS}) FROM STDIN") as copy:
             for row in seats:
-                copy.write_row(row)
+                copy.write_row((*row, False))  # resigned: bots never resign
         with cur.copy("COPY games_action (game_id, seq, seat, move, created) FROM STDIN") as copy:
             copy.write("".join(actions))
     games.clear()
