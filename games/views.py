@@ -40,7 +40,7 @@ from games.engine.registry import get_engine
 from games.forms import GAME_FORMS, ChatForm
 from games.i18n import refusal_text
 from games.models import ChatMessage, Game, Seat
-from moderation.selectors import can_chat, is_moderator, with_hidden_flag
+from moderation.selectors import is_moderator, request_state, with_hidden_flag
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -266,7 +266,7 @@ def _game_context(
         "chat": chat,
         "chat_cursor": chat[-1].pk if chat else 0,
         "chat_form": ChatForm(),
-        "can_chat": user.is_authenticated and can_chat(user),
+        "can_chat": user.is_authenticated and not request_state(request).muted,
         "can_join": (user.is_authenticated and game.is_open and seat is None and len(seats) < game.max_players),
         "can_leave": game.is_open and seat is not None and game.creator_id != user.pk,
         "can_cancel": game.is_open and user.is_authenticated and (game.creator_id == user.pk or user.is_staff),

@@ -26,7 +26,7 @@ def moderation_state(get_response: Callable[[HttpRequest], HttpResponse]) -> Cal
     def middleware(request: HttpRequest) -> HttpResponse:
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
-            state = selectors.user_state(user)
+            state = request.moderation_state = selectors.user_state(user)
             if state.banned:
                 logout(request)
                 return redirect("moderation:banned")

@@ -20,6 +20,7 @@ from moderation.models import Notice, Restriction
 
 if TYPE_CHECKING:
     from accounts.models import User
+    from django.http import HttpRequest
 
 #: How long a user's moderation state may be cached at most (seconds).
 STATE_CACHE_SECONDS = 300
@@ -83,6 +84,17 @@ def is_banned(user: User | None) -> bool:
 def can_chat(user: User | None) -> bool:
     """True unless ``user`` is muted or banned."""
     return not user_state(user).muted
+
+
+def request_state(request: HttpRequest) -> ModerationState:
+    """The signed-in user's :class:`ModerationState` as this request's middleware read it.
+
+    ``moderation_state`` middleware stores what it read on the request, so a
+    page asking again (may this viewer chat?) costs no second cache read.
+    Falls back to :func:`user_state` for requests that skipped the middleware.
+    """
+    state = getattr(request, "moderation_state", None)
+    return state if state is not None else user_state(getattr(request, "user", None))
 
 
 def banned_user_ids() -> list[int]:

@@ -377,6 +377,10 @@ X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SESSION_COOKIE_HTTPONLY = True
+# Sessions live in PostgreSQL and are read through the cache (Redis): every
+# signed-in request reads its session, and a cache hit saves that query.
+# Writes go to both, so flushing the cache signs nobody out.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_COOKIE_SAMESITE = "Lax"
 # No script reads the CSRF cookie: pages send the token in a form field or in
 # the X-CSRFToken header that base.html gives every htmx request.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django import template
@@ -52,10 +53,22 @@ def card_class(name: str) -> str:
 def card(name: str, count: Any = None, plain: bool = False) -> str:
     """One card as HTML: name, cost, type colour, optional pile count; text on hover or focus.
 
-    Built in Python rather than with an inclusion template: a board draws
-    dozens of cards, and this is the page's hottest path. ``plain`` leaves
+    Built in Python rather than with an inclusion template, and remembered
+    per (card, count, plain, language): a board draws dozens of cards, and
+    the same few hundred combinations make up every board. ``plain`` leaves
     out the tab stop, for cards inside a button that is focusable itself.
     """
+    from django.utils.translation import get_language
+
+    try:
+        return _card_html(name, count, bool(plain), get_language())
+    except TypeError:  # an unhashable count from a bad template call: draw it, uncached
+        return _card_html.__wrapped__(name, count, bool(plain), get_language())
+
+
+@functools.lru_cache(maxsize=4096)
+def _card_html(name: str, count: Any, plain: bool, language: str | None) -> str:
+    """The HTML of ``card``, for one language (the cache key; translations use the active one)."""
     from django.utils.html import format_html
     from django.utils.safestring import mark_safe
     from django.utils.translation import gettext as _

@@ -130,3 +130,24 @@ def game_row(game: Any) -> str:
         clocks_html(game) if game.is_active else "",
     )
 
+
+
+@register.simple_tag
+def log_entries(log: Any) -> str:
+    """A game's log (``selectors.game_log`` lines, oldest first) as an ``<ol>``, newest first.
+
+    Newest first: the move that just happened is what a correspondence
+    player looks for. A tag rather than a template loop: a log has up to a
+    hundred lines and every first view of a position draws it.
+    """
+    from django.utils.html import format_html, format_html_join
+    from django.utils.translation import gettext as _
+
+    entries = list(log or [])
+    if not entries:
+        return format_html('<p class="empty">{}</p>', _("No moves yet."))
+    title = _("Move number")
+    items = format_html_join(
+        "", '<li><span class="seq" title="{}">{}</span> {}</li>', ((title, e.seq, e.text) for e in reversed(entries))
+    )
+    return format_html('<ol class="log-entries">{}</ol>', items)
