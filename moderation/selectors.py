@@ -19,8 +19,9 @@ from django.utils import timezone
 from moderation.models import Notice, Restriction
 
 if TYPE_CHECKING:
-    from accounts.models import User
     from django.http import HttpRequest
+
+    from accounts.models import User
 
 #: How long a user's moderation state may be cached at most (seconds).
 STATE_CACHE_SECONDS = 300
