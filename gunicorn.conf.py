@@ -9,6 +9,7 @@ itself; ``GUNICORN_CMD_ARGS`` can still override any of it.
 
 from __future__ import annotations
 
+import gc
 import os
 
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
@@ -26,3 +27,16 @@ preload_app = True
 # Each request is logged once, by ops.middleware.request_log, as structured JSON.
 accesslog = None
 errorlog = "-"
+
+
+def pre_fork(server, worker):
+    """Freeze what loading the site allocated before a worker forks (``gc.freeze``).
+
+    The site is loaded once in the master (``preload_app``). Frozen objects
+    leave the collector's generations, so a worker's full collections no
+    longer walk all of Django (70-80 ms each on the load run's machine, once
+    every few hundred requests: a p99 spike), and the pages the workers
+    share with the master stay shared instead of being copied when the
+    collector touches them. See the ``gc.freeze`` documentation.
+    """
+    gc.freeze()

@@ -25,10 +25,20 @@ MY_MOVE_LIMIT = 25
 FINISHED_LIMIT = 10
 
 
+#: What a list row reads of a seat's player (``Seat.name``, the profile link); the rest
+#: of the user row (password hash, email, settings) stays in the database.
+ROW_USER_FIELDS = ("user__id", "user__username", "user__display_name", "user__deleted")
+
+
 def _with_seats(qs: QuerySet[Game]) -> QuerySet[Game]:
-    return qs.select_related("creator").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
-    )
+    """``qs`` with what a game row (``games_tags.game_row``) shows: seats in order with their players' names.
+
+    A row shows neither the options (the kingdom) nor the seed, so they are
+    not loaded; a lobby draws up to a hundred rows.
+    """
+    seat_fields = [f.name for f in Seat._meta.concrete_fields]
+    seats = Seat.objects.select_related("user").only(*seat_fields, *ROW_USER_FIELDS).order_by("position")
+    return qs.defer("options", "seed").prefetch_related(Prefetch("seats", queryset=seats))
 
 
 def can_view(game: Game, user: User | None) -> bool:
