@@ -234,8 +234,16 @@ def _game_context(
     if game.started is not None:
         if snap is None:
             snap = services.snapshot_at(game)
-        view = get_engine(game.kind).view(snap.state, viewer)
+        finished = game.status == Game.Status.FINISHED
+        # A finished game hides nothing (as its log and replay do).
+        view = get_engine(game.kind).view(snap.state, viewer, reveal_all=finished)
         events = snap.events
+        if finished and not view.get("game_over"):
+            # It ended off the board (resignations, timeouts): drawn as over, winners as the seats rank.
+            view["game_over"] = True
+            view["legal"] = []
+            view["decision"] = None
+            view["result"] = {**(view.get("result") or {}), "winners": [s.position for s in seats if s.rank == 1]}
         if seat is not None and seat.given_up:
             # A bot plays this seat now: its former player still sees the hand, but has no move to make.
             view["legal"] = []

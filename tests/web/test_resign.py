@@ -85,3 +85,26 @@ def test_after_resigning_the_page_offers_no_more_moves(client, player, opponent)
     assert game.seats.get(user=mover).forfeited
     page = client.get(reverse("games:detail", args=[game.pk]))
     assert b'name="move"' not in page.content and not page.context["my_move"]
+
+
+def test_a_dominion_game_won_by_resignation_is_drawn_as_over_with_every_card_shown(
+    client, player, opponent, django_capture_on_commit_callbacks
+):
+    """The engine's position is mid-game, but the game is over: no live turn, no moves, the final
+    scores and the replay link, and nothing hidden any more (as in its log). The result email says
+    who resigned rather than calling it a timeout."""
+    game = make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"})
+    mail.outbox.clear()
+    client.force_login(player)
+    with django_capture_on_commit_callbacks(execute=True):
+        resign(client, game)
+    client.force_login(opponent)
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "Final position" in page and "Final scores" in page and "Replay this game" in page
+    assert "Your turn" not in page and "Your hand" not in page
+    assert 'name="card"' not in page and 'value="end_turn"' not in page and 'value="play_treasures"' not in page
+    view = client.get(reverse("games:detail", args=[game.pk])).context["view"]
+    assert all(s["hand"] is not None and "deck" in s for s in view["seats"])
+    assert view["result"]["winners"] == [game.seats.get(user=opponent).position]
+    over = [m.body for m in mail.outbox if m.subject.endswith("is over") and opponent.email in m.to]
+    assert over and f"{player.shown_name} (resigned)" in over[0] and "ran out of time" not in over[0], over
