@@ -23,7 +23,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.i18n import set_language
 
 from accounts import selectors, services
@@ -55,7 +55,7 @@ def get_profile_user(username: str) -> User:
     return user
 
 
-@require_GET
+@require_safe
 @reads_from_replica
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's page: ratings with history charts, record, current and finished games, head-to-head."""

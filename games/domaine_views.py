@@ -20,7 +20,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from games import services
 from games.engine.registry import get_engine
@@ -119,7 +119,7 @@ def preview(engine: Any, state: Any, seat: int, draft: dict[str, Any]) -> dict[s
 
 
 @login_required
-@require_GET
+@require_safe
 def domaine_draft(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     """Answer one step of building a move: ``?seq=N&draft={...}&pick=C7`` (or the text fields).
 

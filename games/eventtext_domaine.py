@@ -121,10 +121,23 @@ def _play(event: dict[str, Any], who: str) -> str:
     else:
         text = _("%(who)s played %(card)s without effect") % params
     if event.get("extra"):
-        text += " " + ngettext("(+%(n)d gold for forests)", "(+%(n)d gold for forests)", event["extra"]) % {
-            "n": event["extra"]
-        }
-    return text + "."
+        text = _with_note(
+            text,
+            ngettext("(+%(n)d gold for forests)", "(+%(n)d gold for forests)", event["extra"]) % {"n": event["extra"]},
+        )
+    return _sentence(text)
+
+
+def _sentence(text: str) -> str:
+    """End a log sentence built from parts, with the language's full stop (Chinese: 。)."""
+    # Translators: the end of a log sentence; %(sentence)s is the sentence without its full stop.
+    return _("%(sentence)s.") % {"sentence": text}
+
+
+def _with_note(text: str, note: str) -> str:
+    """Append a parenthesised note to a sentence, spaced as the language spaces it (Chinese: none)."""
+    # Translators: a log sentence followed by a note in brackets, "(2 gold)".
+    return _("%(text)s %(note)s") % {"text": text, "note": note}
 
 
 def describe_domaine(event: dict[str, Any], who: str) -> str:
@@ -146,8 +159,8 @@ def describe_domaine(event: dict[str, Any], who: str) -> str:
             "knight": event.get("knight", "?"),
         }
         if event.get("paid"):
-            text += " " + ngettext("(%(n)d gold)", "(%(n)d gold)", event["paid"]) % {"n": event["paid"]}
-        return text + "."
+            text = _with_note(text, ngettext("(%(n)d gold)", "(%(n)d gold)", event["paid"]) % {"n": event["paid"]})
+        return _sentence(text)
     if kind == "place_neutral":
         return _("%(who)s placed a neutral castle on %(at)s.") % {"who": who, "at": event.get("at", "?")}
     if kind == "turn":

@@ -29,7 +29,8 @@ from django.template.loader import render_to_string
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.middleware import HtmxDetails
 
 from accounts.selectors import blocked_subquery
@@ -103,7 +104,8 @@ def get_game_for_player(request: HttpRequest, game_id: int) -> tuple[Game, Seat]
 # Lobby and creation
 
 
-@require_GET
+@require_safe
+@never_cache
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
     """The home page: games to join, games waiting on you, your other games, recent results."""
     correspondence.sweep_on_request()
@@ -317,7 +319,8 @@ def _cursor(game: Game, seat_count: int) -> str:
     return f"{game.status}.{seat_count}"
 
 
-@require_GET
+@require_safe
+@never_cache
 def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The game page: status, board, log and chat; spectators get the public view."""
     correspondence.sweep_on_request()
@@ -476,7 +479,7 @@ def _refused(request: HtmxHttpRequest, game_id: int, message: str, status: int) 
     return _render_page(request, game_id, error=message, status=status)
 
 
-@require_GET
+@require_safe
 def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """Return 204 if nothing changed since ``?seq=N&v=...&chat=M``, else the changed regions.
 
@@ -540,7 +543,7 @@ def game_chat(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     return render(request, "games/game.html#chat", context, status=status)
 
 
-@require_GET
+@require_safe
 def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
     """Download a finished game as JSON (options, seed, every move, result)."""
     game, _seat = get_game_for_user(request, game_id)
@@ -553,7 +556,7 @@ def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """Step through a finished game's log: ``?step=N`` (0 = the deal) and ``?seat=K`` (whose eyes).
 

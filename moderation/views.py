@@ -10,7 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.models import User
 from games.models import ChatMessage, Game
@@ -72,14 +72,14 @@ def report_new(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def report_list(request: HttpRequest) -> HttpResponse:
     """The signed-in user's reports with their status and the moderators' note."""
     reports = Report.objects.filter(reporter=request.user).select_related("reported", "game").order_by("-created")[:100]
     return render(request, "moderation/reports.html", {"reports": reports})
 
 
-@require_GET
+@require_safe
 def banned(request: HttpRequest) -> HttpResponse:
     """Tell a refused user that their account is suspended."""
     return render(request, "moderation/banned.html", status=HTTPStatus.FORBIDDEN)

@@ -9,13 +9,13 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from ops import health, selectors
 
 
 @never_cache
-@require_GET
+@require_safe
 def health_view(request: HttpRequest) -> HttpResponse:
     """200 when the database, the cache, the broker and the Celery heartbeat are fine, else 503.
 
@@ -32,7 +32,7 @@ def health_view(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_safe
 def stats(request: HttpRequest) -> HttpResponse:
     """The staff page: games running, moves per hour and day, the outbox, overdue decisions, the heartbeat."""
     if not request.user.is_staff:

@@ -6,19 +6,19 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from ratings import selectors
 from website.db import reads_from_replica
 
 
-@require_GET
+@require_safe
 def ladder_index(request: HttpRequest) -> HttpResponse:
     """Redirect to the first game's ladder."""
     return redirect("ratings:ladder", kind=selectors.ladder_kinds()[0])
 
 
-@require_GET
+@require_safe
 @reads_from_replica
 def ladder(request: HttpRequest, kind: str) -> HttpResponse:
     """A game's leaderboard: rank, player, rating, games, last played; the viewer's place even off the page."""

@@ -300,3 +300,17 @@ def test_every_refusal_code_of_the_engines_has_a_translation():
     codes = set(re.findall(r'[.:)}]"\s*,\s*"([a-z_]+)"', source))
     assert {"not_in_hand", "too_expensive", "border_taken", "wrong_count"} <= codes
     assert codes - {code for code, _pattern, _message in _REFUSALS} == set()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_domaine_log_sentences_built_from_parts_end_with_the_chinese_full_stop(language):
+    """A castle bought for gold and a play with a forest bonus are sentences put together from parts:
+    in Chinese they end in 。 and their note in brackets follows without a space."""
+    from games.eventtext_domaine import describe_domaine
+
+    with translation.override(language):
+        castle = describe_domaine({"kind": "place_castle", "at": "J1", "knight": "J2", "paid": 1}, "Ann")
+        play = describe_domaine({"kind": "play", "card": "A4", "choice": "borders", "borders": ["F10-G10"],
+                                 "extra": 2}, "Ann")
+    for text in (castle, play):
+        assert text.endswith("。") and not re.search(r"[.]$| （", text), text
