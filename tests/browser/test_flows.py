@@ -85,3 +85,27 @@ def test_a_keyboard_move_keeps_the_focus_on_the_board(browser, live_server):
         page.wait_for_timeout(100)
     assert page.evaluate(inside)
     page.close()
+
+
+def test_after_play_all_treasures_by_keyboard_a_second_enter_does_not_end_the_turn(browser, live_server):
+    """The pressed button is gone after the swap; the focus must not land on "End turn", where the
+    player's next Enter would end the turn without buying (a new user's report)."""
+    game = make_game(UserFactory(), UserFactory(), kind="dominion", options={"kingdom": "First Game"})
+    mover = user_to_move(game)
+    page = browser.new_page()
+    sign_in(page, live_server, mover.username)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    if page.get_by_role("button", name="End Action phase").count():
+        page.get_by_role("button", name="End Action phase").click()
+        page.wait_for_selector("text=End Action phase", state="detached")
+    page.get_by_role("button", name="Play all Treasures").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("text=Play all Treasures", state="detached")
+    page.wait_for_function("document.activeElement && document.activeElement !== document.body")
+    focused = page.evaluate("document.activeElement.id || document.activeElement.textContent.trim()")
+    assert focused == "game-status", focused
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(500)
+    game.refresh_from_db()
+    assert game.to_act == [game.seats.get(user=mover).position], "a second Enter ended the turn"
+    page.close()

@@ -1,8 +1,10 @@
 // Keeps a keyboard user's place when htmx swaps a region of the page (a move's
 // answer, a poll): the control that had the focus is found again in the new
-// region (same tag, name and value, or same text), else the board's first
-// control, else the game's status (whose turn it is now), so Tab goes on from
-// where the player was instead of from the top of the page.
+// region (same tag, name and value, or same text), else the game's status
+// (whose turn it is now), so Tab goes on from where the player was instead of
+// from the top of the page. Never another button: after "Play all Treasures"
+// the board's first button is "End turn", and a second Enter would end the
+// turn without buying.
 (function () {
   "use strict";
   var wanted = null;
@@ -23,8 +25,7 @@
       }
       if (!byText && want.text && (el.textContent || "").trim() === want.text) byText = el;
     }
-    return byText || document.querySelector("#game-board button:not([disabled]), #game-board a[href]") ||
-      document.getElementById("game-status");
+    return byText || document.getElementById("game-status");
   }
 
   document.addEventListener("htmx:beforeSwap", function (event) {
