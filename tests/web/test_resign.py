@@ -85,3 +85,21 @@ def test_after_resigning_the_page_offers_no_more_moves(client, player, opponent)
     assert game.seats.get(user=mover).forfeited
     page = client.get(reverse("games:detail", args=[game.pk]))
     assert b'name="move"' not in page.content and not page.context["my_move"]
+
+
+def test_a_game_ended_by_a_resignation_offers_its_winner_no_move(client, player, opponent):
+    """The rules never ended the game, so the engine's view still lists the winner's moves (it was their
+    turn): the page of a finished game must not offer them (each would be refused with a 409)."""
+    from tests.conftest import user_to_move, user_waiting
+
+    game = make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"})
+    mover, waiter = user_to_move(game), user_waiting(game)
+    client.force_login(waiter)
+    resign(client, game)  # during the other player's turn
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    client.force_login(mover)
+    page = client.get(reverse("games:detail", args=[game.pk]))
+    html = page.content.decode()
+    assert 'value="end_actions"' not in html and 'value="play_treasures"' not in html
+    assert not page.context["view"]["legal"]
