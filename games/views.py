@@ -236,8 +236,10 @@ def _game_context(
             snap = services.snapshot_at(game)
         view = get_engine(game.kind).view(snap.state, viewer)
         events = snap.events
-        if seat is not None and seat.given_up:
+        if (seat is not None and seat.given_up) or not game.is_active:
             # A bot plays this seat now: its former player still sees the hand, but has no move to make.
+            # Nor has anyone once the game is over: a forfeit ends it without the rules, whose view
+            # would still list the moves of the seat whose turn it was.
             view["legal"] = []
             view["decision"] = None
     chat_qs = ChatMessage.objects.filter(game=game).select_related("user")
