@@ -661,3 +661,20 @@ def test_the_form_token_of_a_cached_board_is_accepted(game):
     assert response.status_code == HTTPStatus.FOUND
     game.refresh_from_db()
     assert game.last_seq == 1
+
+
+def test_a_poll_settles_when_the_newest_chat_line_is_one_the_viewer_does_not_see(client, game, player, opponent):
+    """The page's chat cursor is the newest line the viewer is shown; a line from a player they blocked (or
+    one a moderator hid) is never shown, so the poll must not count it as news: else every poll of every
+    open page answers 200 with the whole chat instead of 204, for as long as that line is the newest."""
+    from accounts.services import block_create
+
+    services.chat_post(game_id=game.pk, user=player, text="hello")
+    block_create(blocker=player, blocked=opponent)
+    services.chat_post(game_id=game.pk, user=opponent, text="a line the player blocked")
+    client.force_login(player)
+    page = client.get(url("detail", game))
+    cursor = page.context["chat_cursor"]
+    assert "a line the player blocked" not in page.content.decode()
+    response = client.get(url("poll", game), {"seq": game.last_seq, "v": page.context["cursor"], "chat": cursor}, **HX)
+    assert response.status_code == HTTPStatus.NO_CONTENT
