@@ -242,14 +242,7 @@ def _game_context(
             # would still list the moves of the seat whose turn it was.
             view["legal"] = []
             view["decision"] = None
-    chat_qs = ChatMessage.objects.filter(game=game).select_related("user")
-    # Lines a moderator hid stay in the table for the record; only moderators see them (marked).
-    moderator = is_moderator(request.user)
-    chat_qs = with_hidden_flag(chat_qs) if moderator else chat_qs.filter(moderation_hidden__isnull=True)
-    if request.user.is_authenticated:
-        # Chat from players the viewer blocked is hidden, for the viewer only.
-        chat_qs = chat_qs.exclude(user_id__in=blocked_subquery(request.user))
-    chat = list(chat_qs.order_by("-created", "-pk")[:CHAT_SHOWN])
+    chat = list(_visible_chat(request, game).select_related("user").order_by("-created", "-pk")[:CHAT_SHOWN])
     chat.reverse()
     user = request.user
     return {
@@ -281,6 +274,20 @@ def _game_context(
         "board_cache": _board_cache_key(request, game, viewer),
         "board_cache_seconds": BOARD_CACHE_SECONDS,
     }
+
+
+def _visible_chat(request: HttpRequest, game: Game) -> Any:
+    """The game's chat lines this viewer is shown (the page's list, and what its poll compares with)."""
+    chat_qs = ChatMessage.objects.filter(game=game)
+    # Lines a moderator hid stay in the table for the record; only moderators see them (marked).
+    if is_moderator(request.user):
+        chat_qs = with_hidden_flag(chat_qs)
+    else:
+        chat_qs = chat_qs.filter(moderation_hidden__isnull=True)
+    if request.user.is_authenticated:
+        # Chat from players the viewer blocked is hidden, for the viewer only.
+        chat_qs = chat_qs.exclude(user_id__in=blocked_subquery(request.user))
+    return chat_qs
 
 
 def _board_cache_key(request: HttpRequest, game: Game, viewer: int | None) -> str:
@@ -487,7 +494,8 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     correspondence.seat_seen(seat=seat)
     cursor = request.GET.get("v")
     live_changed = seq != game.last_seq or (cursor is not None and cursor != _cursor(game, len(game.seats.all())))
-    last_chat = ChatMessage.objects.filter(game=game).order_by("-pk").values_list("pk", flat=True).first() or 0
+    # Only lines this viewer is shown count: the page's cursor never reaches the others.
+    last_chat = _visible_chat(request, game).order_by("-pk").values_list("pk", flat=True).first() or 0
     chat_changed = last_chat != chat_seen
     if not live_changed and not chat_changed:
         return HttpResponse(status=HTTPStatus.NO_CONTENT)
