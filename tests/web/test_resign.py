@@ -103,3 +103,19 @@ def test_a_game_ended_by_a_resignation_offers_its_winner_no_move(client, player,
     html = page.content.decode()
     assert 'value="end_actions"' not in html and 'value="play_treasures"' not in html
     assert not page.context["view"]["legal"]
+
+
+def test_the_game_over_email_calls_a_resignation_a_resignation(
+    client, player, opponent, django_capture_on_commit_callbacks
+):
+    """The result in the game-over email marks the resigned seat; it must not say it ran out of time."""
+    game = make_game(player, opponent)
+    mail.outbox.clear()
+    client.force_login(player)
+    with django_capture_on_commit_callbacks(execute=True):
+        resign(client, game)
+    over = [m for m in mail.outbox if "is over" in m.subject]
+    assert over, [m.subject for m in mail.outbox]
+    for message in over:
+        assert "ran out of time" not in message.body, message.body
+        assert "resigned" in message.body, message.body
