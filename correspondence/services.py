@@ -345,7 +345,9 @@ def _content_lines(n: Notification) -> dict[str, Any]:
             line = _("%(rank)s. %(name)s") % {"rank": s.rank or "–", "name": s.name}
             if s.score is not None:
                 line += " " + _("(%(score)d points)") % {"score": s.score}
-            if s.forfeited:
+            if s.resigned:
+                line += " " + _("(resigned)")
+            elif s.forfeited:
                 line += " " + _("(ran out of time)")
             lines.append(line)
     elif n.kind == Kind.TIME_LOW:
