@@ -119,3 +119,27 @@ def test_the_game_over_email_calls_a_resignation_a_resignation(
     for message in over:
         assert "ran out of time" not in message.body, message.body
         assert "resigned" in message.body, message.body
+
+
+def test_an_open_page_learns_of_a_resignation_that_changes_no_move(client, player, opponent):
+    """With three players, a resignation out of turn changes neither the move number nor the status: the
+    others' open pages must still see it by their poll (the clocks say who resigned, the cached regions'
+    keys already count forfeits), not only after the next move."""
+    from tests.conftest import user_to_move
+
+    third = UserFactory(username="third")
+    game = make_game(player, opponent, third)
+    mover = user_to_move(game)
+    quitter = next(u for u in (player, opponent, third) if u != mover)
+    client.force_login(mover)
+    page = client.get(reverse("games:detail", args=[game.pk]))
+    cursor = page.context["cursor"]
+    client.force_login(quitter)
+    resign(client, game)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.last_seq == 0
+    client.force_login(mover)
+    poll = client.get(reverse("games:poll", args=[game.pk]), {"seq": 0, "v": cursor, "chat": 0},
+                      HTTP_HX_REQUEST="true")
+    assert poll.status_code == HTTPStatus.OK
+    assert "resigned at" in poll.content.decode()
