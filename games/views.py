@@ -314,8 +314,14 @@ def _log_cache_key(game: Game, viewer: int | None) -> str:
 
 
 def _cursor(game: Game, seat_count: int) -> str:
-    """What a poll compares to see whether the live region changed (besides seq)."""
-    return f"{game.status}.{seat_count}"
+    """What a poll compares to see whether the live region changed (besides seq).
+
+    A join changes the seat count; a forfeit (a resignation out of turn in a
+    game of 3-4) changes only the seats' forfeit flags. Seats come from the
+    prefetch: no query.
+    """
+    gone = "".join("f" if s.forfeited else "-" for s in game.seats.all())
+    return f"{game.status}.{seat_count}.{gone}"
 
 
 @require_GET

@@ -557,7 +557,7 @@ def test_a_chat_only_poll_leaves_the_board_alone(client, game, player):
     """A poll that finds only new chat swaps the chat out of band and not the live region."""
     client.force_login(player)
     services.chat_post(game_id=game.pk, user=player, text="hello there")
-    response = client.get(url("poll", game), {"seq": game.last_seq, "v": f"{game.status}.2", "chat": 0},
+    response = client.get(url("poll", game), {"seq": game.last_seq, "v": f"{game.status}.2.--", "chat": 0},
                           HTTP_HX_REQUEST="true")
     body = response.content.decode()
     assert response.status_code == HTTPStatus.OK
