@@ -678,3 +678,21 @@ def test_a_poll_settles_when_the_newest_chat_line_is_one_the_viewer_does_not_see
     assert "a line the player blocked" not in page.content.decode()
     response = client.get(url("poll", game), {"seq": game.last_seq, "v": page.context["cursor"], "chat": cursor}, **HX)
     assert response.status_code == HTTPStatus.NO_CONTENT
+
+
+def test_a_deleted_players_name_leaves_the_cached_board_and_log_at_once(client, player, opponent):
+    """A deleted account shows as "deleted player" everywhere; the board and the log are cached per
+    position, and deleting an account changes no position, so their keys must see the names."""
+    from accounts.services import user_delete
+
+    opponent.display_name = "Zebediah"
+    opponent.save()
+    game = make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"})
+    mover = user_to_move(game)
+    services.game_submit_move(game_id=game.pk, user=mover, move={"act": "end_actions"}, expected_seq=0)
+    client.force_login(player)
+    client.get(url("detail", game))
+    assert "Zebediah" in client.get(url("detail", game)).content.decode()  # drawn, then served from the cache
+    user_delete(user=opponent)
+    page = client.get(url("detail", game)).content.decode()
+    assert "Zebediah" not in page
