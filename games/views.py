@@ -306,11 +306,14 @@ def _log_cache_key(game: Game, viewer: int | None) -> str:
     """What the log's text depends on: the position, whose eyes and the language (it has no form).
 
     Forfeits (a timeout, a resignation) change the page without a move, so
-    the seats' forfeit flags are part of the key too. Seats come from the
-    prefetch: no query.
+    the seats' forfeit flags are part of the key too, and so are the names
+    shown (a deleted account, a new display name). Seats come from the
+    prefetch, with their users: no query. (``{% cache %}`` hashes the key.)
     """
-    gone = "".join("f" if s.forfeited else "-" for s in game.seats.all())
-    return f"{game.pk}:{game.last_seq}:{game.status}:{gone}:{viewer}:{get_language()}"
+    seats = game.seats.all()
+    gone = "".join("f" if s.forfeited else "-" for s in seats)
+    names = "\x1f".join(str(s.name) for s in seats)
+    return f"{game.pk}:{game.last_seq}:{game.status}:{gone}:{viewer}:{get_language()}:{names}"
 
 
 def _cursor(game: Game, seat_count: int) -> str:
