@@ -99,6 +99,17 @@ def get_game_for_player(request: HttpRequest, game_id: int) -> tuple[Game, Seat]
     return game, seat
 
 
+def _busy_or(exc: Exception) -> str:
+    """The sentence for a refused request: the service's reason, or "try again" when the game was busy.
+
+    ``LockTimeout`` (another request held the game's row too long) is not a
+    refusal of the site's rules, and its text is not for players.
+    """
+    if isinstance(exc, services.LockTimeout):
+        return _("Please try again.")
+    return str(exc)
+
+
 # ---------------------------------------------------------------------------
 # Lobby and creation
 
@@ -163,6 +174,8 @@ def game_join(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
         game = services.game_join(game_id=game_id, user=request.user)
     except services.ServiceError as exc:
         messages.error(request, str(exc))
+    except services.LockTimeout as exc:
+        messages.error(request, _busy_or(exc))
     else:
         messages.success(request, _("The game has started.") if game.is_active else _("You joined the game."))
     return redirect("games:detail", game_id=game_id)
@@ -175,8 +188,8 @@ def game_leave(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     get_game_for_player(request, game_id)
     try:
         services.game_leave(game_id=game_id, user=request.user)
-    except services.ServiceError as exc:
-        messages.error(request, str(exc))
+    except (services.ServiceError, services.LockTimeout) as exc:
+        messages.error(request, _busy_or(exc))
         return redirect("games:detail", game_id=game_id)
     messages.success(request, _("You left the game."))
     return redirect("games:lobby")
@@ -189,8 +202,8 @@ def game_cancel(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse
     get_game_for_user(request, game_id)
     try:
         services.game_cancel(game_id=game_id, user=request.user)
-    except services.ServiceError as exc:
-        messages.error(request, str(exc))
+    except (services.ServiceError, services.LockTimeout) as exc:
+        messages.error(request, _busy_or(exc))
         return redirect("games:detail", game_id=game_id)
     messages.success(request, _("The game was cancelled."))
     return redirect("games:lobby")
@@ -206,8 +219,8 @@ def game_resign(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse
         return redirect("games:detail", game_id=game_id)
     try:
         services.game_resign(game_id=game_id, user=request.user)
-    except services.ServiceError as exc:
-        messages.error(request, str(exc))
+    except (services.ServiceError, services.LockTimeout) as exc:
+        messages.error(request, _busy_or(exc))
     else:
         messages.success(request, _("You resigned this game."))
     return redirect("games:detail", game_id=game_id)
