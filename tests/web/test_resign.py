@@ -143,3 +143,27 @@ def test_an_open_page_learns_of_a_resignation_that_changes_no_move(client, playe
                       HTTP_HX_REQUEST="true")
     assert poll.status_code == HTTPStatus.OK
     assert "resigned at" in poll.content.decode()
+
+
+def test_two_resignations_between_the_same_two_moves_are_both_emailed(
+    client, player, opponent, django_capture_on_commit_callbacks
+):
+    """The outbox keys a 'timed out' email by (user, game, kind, seq); two forfeits at the same move
+    number must still be two emails, or the others never learn of the second resignation."""
+    from tests.conftest import user_to_move
+
+    third, fourth = UserFactory(username="third"), UserFactory(username="fourth")
+    game = make_game(player, opponent, third, fourth)
+    mover = user_to_move(game)
+    first, second, stays = [u for u in (player, opponent, third, fourth) if u != mover]
+    mail.outbox.clear()
+    for quitter in (first, second):
+        client.force_login(quitter)
+        with django_capture_on_commit_callbacks(execute=True):
+            resign(client, game)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.last_seq == 0
+    for user in (mover, stays):
+        subjects = [m.subject for m in mail.outbox if user.email in m.to and "resigned" in m.subject]
+        assert len(subjects) == 2, subjects
+        assert any(first.shown_name in s for s in subjects) and any(second.shown_name in s for s in subjects)
