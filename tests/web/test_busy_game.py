@@ -91,3 +91,29 @@ def test_a_busy_game_refuses_a_vacation_without_a_500(monkeypatch):
         release.set()
         holder.join()
     assert response.status_code != HTTPStatus.INTERNAL_SERVER_ERROR
+
+
+def test_a_move_in_a_busy_game_is_a_409_that_says_to_try_again(monkeypatch):
+    """The move view answers 409; its message is for the player ('Please try again.', translated), not the
+    lock's own text ('game 5 is busy')."""
+    if connection.vendor != "postgresql":
+        skip_missing_service("PostgreSQL (set DATABASE_URL): SQLite has no row locks")
+    monkeypatch.setattr(locking, "LOCK_TIMEOUT_MS", 200)
+    from tests.conftest import user_to_move
+
+    game = make_game(UserFactory(), UserFactory())
+    client = Client(raise_request_exception=False)
+    client.force_login(user_to_move(game))
+    locked, release = threading.Event(), threading.Event()
+    holder = threading.Thread(target=hold_lock, args=(game.pk, locked, release))
+    holder.start()
+    try:
+        assert locked.wait(5)
+        response = client.post(reverse("games:move", args=[game.pk]), {"move": '{"act": "add", "n": 1}', "seq": 0},
+                               HTTP_HX_REQUEST="true")
+    finally:
+        release.set()
+        holder.join()
+    assert response.status_code == HTTPStatus.CONFLICT
+    body = response.content.decode()
+    assert "Please try again." in body and "is busy" not in body
