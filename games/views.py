@@ -481,7 +481,7 @@ def game_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     except services.NotYourMove as exc:
         return _refused(request, game_id, str(exc), HTTPStatus.FORBIDDEN)
     except (services.GameNotActive, services.LockTimeout) as exc:
-        return _refused(request, game_id, str(exc) or _("Please try again."), HTTPStatus.CONFLICT)
+        return _refused(request, game_id, _busy_or(exc), HTTPStatus.CONFLICT)
     if request.htmx:
         if settings.CELERY_TASK_ALWAYS_EAGER and any(s.bot_played for s in result.seats):
             # Tasks run inline (no broker): a bot may already have answered, after the commit.
