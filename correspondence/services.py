@@ -131,10 +131,14 @@ def notify_game_over(*, game: Game) -> None:
 
 
 def notify_timed_out(*, game: Game, seat: Seat, game_over: bool) -> None:
-    """Owe "a player timed out" (or resigned: ``seat.resigned``) to every other person still playing ``game``."""
+    """Owe "a player timed out" (or resigned: ``seat.resigned``) to every other person still playing ``game``.
+
+    The event's key is the forfeited seat's position, not the game's seq: a
+    seat forfeits once, and two seats may forfeit with no move between them.
+    """
     others = game.seats.filter(bot="").exclude(user=None).exclude(pk=seat.pk).values_list("user_id", flat=True)
     data = {"position": seat.position, "game_over": game_over, "resigned": seat.resigned}
-    _notify(others, game, Kind.TIMED_OUT, game.last_seq, data)
+    _notify(others, game, Kind.TIMED_OUT, seat.position, data)
 
 
 def notify_cancelled(*, game: Game) -> None:

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from correspondence import services
 from correspondence.forms import NotificationSettingsForm, VacationForm
 from correspondence.models import Notification
+from games.locking import LockTimeout
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -65,6 +66,8 @@ def vacation_start(request: AuthenticatedHttpRequest) -> HttpResponse:
         vacation = services.vacation_start(user=request.user, days=form.cleaned_data["days"])
     except services.VacationError as exc:
         messages.error(request, str(exc))
+    except LockTimeout:  # one of the user's games stayed busy: nothing was changed
+        messages.error(request, _("Please try again."))
     else:
         messages.success(
             request, _("Your clocks are paused until %(end)s.") % {"end": timezone.localtime(vacation.end)}
@@ -76,8 +79,13 @@ def vacation_start(request: AuthenticatedHttpRequest) -> HttpResponse:
 @require_POST
 def vacation_end(request: AuthenticatedHttpRequest) -> HttpResponse:
     """End the running vacation now."""
-    if services.vacation_end(user=request.user) is not None:
-        messages.success(request, _("Welcome back: your clocks are running again."))
+    try:
+        ended = services.vacation_end(user=request.user)
+    except LockTimeout:  # one of the user's games stayed busy: nothing was changed
+        messages.error(request, _("Please try again."))
+    else:
+        if ended is not None:
+            messages.success(request, _("Welcome back: your clocks are running again."))
     return redirect("correspondence:settings")
 
 

@@ -100,6 +100,17 @@ def get_game_for_player(request: HttpRequest, game_id: int) -> tuple[Game, Seat]
     return game, seat
 
 
+def _busy_or(exc: Exception) -> str:
+    """The sentence for a refused request: the service's reason, or "try again" when the game was busy.
+
+    ``LockTimeout`` (another request held the game's row too long) is not a
+    refusal of the site's rules, and its text is not for players.
+    """
+    if isinstance(exc, services.LockTimeout):
+        return _("Please try again.")
+    return str(exc)
+
+
 # ---------------------------------------------------------------------------
 # Lobby and creation
 
@@ -165,6 +176,8 @@ def game_join(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
         game = services.game_join(game_id=game_id, user=request.user)
     except services.ServiceError as exc:
         messages.error(request, str(exc))
+    except services.LockTimeout as exc:
+        messages.error(request, _busy_or(exc))
     else:
         messages.success(request, _("The game has started.") if game.is_active else _("You joined the game."))
     return redirect("games:detail", game_id=game_id)
@@ -177,8 +190,8 @@ def game_leave(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     get_game_for_player(request, game_id)
     try:
         services.game_leave(game_id=game_id, user=request.user)
-    except services.ServiceError as exc:
-        messages.error(request, str(exc))
+    except (services.ServiceError, services.LockTimeout) as exc:
+        messages.error(request, _busy_or(exc))
         return redirect("games:detail", game_id=game_id)
     messages.success(request, _("You left the game."))
     return redirect("games:lobby")
@@ -191,8 +204,8 @@ def game_cancel(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse
     get_game_for_user(request, game_id)
     try:
         services.game_cancel(game_id=game_id, user=request.user)
-    except services.ServiceError as exc:
-        messages.error(request, str(exc))
+    except (services.ServiceError, services.LockTimeout) as exc:
+        messages.error(request, _busy_or(exc))
         return redirect("games:detail", game_id=game_id)
     messages.success(request, _("The game was cancelled."))
     return redirect("games:lobby")
@@ -208,8 +221,8 @@ def game_resign(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse
         return redirect("games:detail", game_id=game_id)
     try:
         services.game_resign(game_id=game_id, user=request.user)
-    except services.ServiceError as exc:
-        messages.error(request, str(exc))
+    except (services.ServiceError, services.LockTimeout) as exc:
+        messages.error(request, _busy_or(exc))
     else:
         messages.success(request, _("You resigned this game."))
     return redirect("games:detail", game_id=game_id)
@@ -246,18 +259,13 @@ def _game_context(
             view["legal"] = []
             view["decision"] = None
             view["result"] = {**(view.get("result") or {}), "winners": [s.position for s in seats if s.rank == 1]}
-        if seat is not None and seat.given_up:
+        if (seat is not None and seat.given_up) or not game.is_active:
             # A bot plays this seat now: its former player still sees the hand, but has no move to make.
+            # Nor has anyone once the game is over: a forfeit ends it without the rules, whose view
+            # would still list the moves of the seat whose turn it was.
             view["legal"] = []
             view["decision"] = None
-    chat_qs = ChatMessage.objects.filter(game=game).select_related("user")
-    # Lines a moderator hid stay in the table for the record; only moderators see them (marked).
-    moderator = is_moderator(request.user)
-    chat_qs = with_hidden_flag(chat_qs) if moderator else chat_qs.filter(moderation_hidden__isnull=True)
-    if request.user.is_authenticated:
-        # Chat from players the viewer blocked is hidden, for the viewer only.
-        chat_qs = chat_qs.exclude(user_id__in=blocked_subquery(request.user))
-    chat = list(chat_qs.order_by("-created", "-pk")[:CHAT_SHOWN])
+    chat = list(_visible_chat(request, game).select_related("user").order_by("-created", "-pk")[:CHAT_SHOWN])
     chat.reverse()
     user = request.user
     return {
@@ -291,6 +299,20 @@ def _game_context(
     }
 
 
+def _visible_chat(request: HttpRequest, game: Game) -> Any:
+    """The game's chat lines this viewer is shown (the page's list, and what its poll compares with)."""
+    chat_qs = ChatMessage.objects.filter(game=game)
+    # Lines a moderator hid stay in the table for the record; only moderators see them (marked).
+    if is_moderator(request.user):
+        chat_qs = with_hidden_flag(chat_qs)
+    else:
+        chat_qs = chat_qs.filter(moderation_hidden__isnull=True)
+    if request.user.is_authenticated:
+        # Chat from players the viewer blocked is hidden, for the viewer only.
+        chat_qs = chat_qs.exclude(user_id__in=blocked_subquery(request.user))
+    return chat_qs
+
+
 def _board_cache_key(request: HttpRequest, game: Game, viewer: int | None) -> str:
     """What the rendered board depends on: what the log's does (``_log_cache_key``) and the CSRF secret.
 
@@ -307,16 +329,25 @@ def _log_cache_key(game: Game, viewer: int | None) -> str:
     """What the log's text depends on: the position, whose eyes and the language (it has no form).
 
     Forfeits (a timeout, a resignation) change the page without a move, so
-    the seats' forfeit flags are part of the key too. Seats come from the
-    prefetch: no query.
+    the seats' forfeit flags are part of the key too, and so are the names
+    shown (a deleted account, a new display name). Seats come from the
+    prefetch, with their users: no query. (``{% cache %}`` hashes the key.)
     """
-    gone = "".join("f" if s.forfeited else "-" for s in game.seats.all())
-    return f"{game.pk}:{game.last_seq}:{game.status}:{gone}:{viewer}:{get_language()}"
+    seats = game.seats.all()
+    gone = "".join("f" if s.forfeited else "-" for s in seats)
+    names = "\x1f".join(str(s.name) for s in seats)
+    return f"{game.pk}:{game.last_seq}:{game.status}:{gone}:{viewer}:{get_language()}:{names}"
 
 
 def _cursor(game: Game, seat_count: int) -> str:
-    """What a poll compares to see whether the live region changed (besides seq)."""
-    return f"{game.status}.{seat_count}"
+    """What a poll compares to see whether the live region changed (besides seq).
+
+    A join changes the seat count; a forfeit (a resignation out of turn in a
+    game of 3-4) changes only the seats' forfeit flags. Seats come from the
+    prefetch: no query.
+    """
+    gone = "".join("f" if s.forfeited else "-" for s in game.seats.all())
+    return f"{game.status}.{seat_count}.{gone}"
 
 
 @require_safe
@@ -461,7 +492,7 @@ def game_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     except services.NotYourMove as exc:
         return _refused(request, game_id, str(exc), HTTPStatus.FORBIDDEN)
     except (services.GameNotActive, services.LockTimeout) as exc:
-        return _refused(request, game_id, str(exc) or _("Please try again."), HTTPStatus.CONFLICT)
+        return _refused(request, game_id, _busy_or(exc), HTTPStatus.CONFLICT)
     if request.htmx:
         if settings.CELERY_TASK_ALWAYS_EAGER and any(s.bot_played for s in result.seats):
             # Tasks run inline (no broker): a bot may already have answered, after the commit.
@@ -496,7 +527,8 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     correspondence.seat_seen(seat=seat)
     cursor = request.GET.get("v")
     live_changed = seq != game.last_seq or (cursor is not None and cursor != _cursor(game, len(game.seats.all())))
-    last_chat = ChatMessage.objects.filter(game=game).order_by("-pk").values_list("pk", flat=True).first() or 0
+    # Only lines this viewer is shown count: the page's cursor never reaches the others.
+    last_chat = _visible_chat(request, game).order_by("-pk").values_list("pk", flat=True).first() or 0
     chat_changed = last_chat != chat_seen
     if not live_changed and not chat_changed:
         return HttpResponse(status=HTTPStatus.NO_CONTENT)

@@ -34,7 +34,9 @@ def _user_id(request: HttpRequest) -> int | None:
 def _seq(request: HttpRequest) -> int | None:
     """The ``seq`` a move or poll was made for, if the request carries one."""
     raw = request.GET.get("seq") if request.method == "GET" else request.POST.get("seq")
-    return int(raw) if raw and raw.isdigit() else None
+    # ASCII digits only (str.isdigit() is also true for '²' or '①', which int() refuses), and few
+    # enough for int() (it refuses more than 4300): anything else is no seq the site ever sent.
+    return int(raw) if raw and len(raw) <= 10 and raw.isascii() and raw.isdigit() else None
 
 
 def request_log(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[[HttpRequest], HttpResponse]:

@@ -69,3 +69,17 @@ def test_errors_are_logged_with_their_traceback():
     line = json.loads(JsonFormatter().format(record))
     assert line["game_id"] == 7
     assert "Traceback" in line["exc"] and "ValueError: boom" in line["exc"]
+
+
+@pytest.mark.parametrize("seq", ["²", "①", "٣²", "9" * 5000])
+def test_a_seq_of_digits_int_cannot_read_is_logged_without_a_500(seq, player, opponent):
+    """str.isdigit() is true for '²' and '①', which int() refuses, as it refuses more than 4300 digits:
+    the request log must not turn a poll's 400 (or any game page) into a 500 because of the seq it records."""
+    from django.test import Client
+
+    game = make_game(player, opponent)
+    client = Client(raise_request_exception=False)
+    client.force_login(player)
+    assert client.get(f"/games/{game.pk}/poll", {"seq": seq}).status_code == 400
+    assert client.get(f"/games/{game.pk}/", {"seq": seq}).status_code == 200
+    assert client.post(f"/games/{game.pk}/move", {"move": ADD, "seq": seq}).status_code == 400

@@ -108,3 +108,85 @@ def test_a_dominion_game_won_by_resignation_is_drawn_as_over_with_every_card_sho
     assert view["result"]["winners"] == [game.seats.get(user=opponent).position]
     over = [m.body for m in mail.outbox if m.subject.endswith("is over") and opponent.email in m.to]
     assert over and f"{player.shown_name} (resigned)" in over[0] and "ran out of time" not in over[0], over
+
+
+def test_a_game_ended_by_a_resignation_offers_its_winner_no_move(client, player, opponent):
+    """The rules never ended the game, so the engine's view still lists the winner's moves (it was their
+    turn): the page of a finished game must not offer them (each would be refused with a 409)."""
+    from tests.conftest import user_to_move, user_waiting
+
+    game = make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"})
+    mover, waiter = user_to_move(game), user_waiting(game)
+    client.force_login(waiter)
+    resign(client, game)  # during the other player's turn
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    client.force_login(mover)
+    page = client.get(reverse("games:detail", args=[game.pk]))
+    html = page.content.decode()
+    assert 'value="end_actions"' not in html and 'value="play_treasures"' not in html
+    assert not page.context["view"]["legal"]
+
+
+def test_the_game_over_email_calls_a_resignation_a_resignation(
+    client, player, opponent, django_capture_on_commit_callbacks
+):
+    """The result in the game-over email marks the resigned seat; it must not say it ran out of time."""
+    game = make_game(player, opponent)
+    mail.outbox.clear()
+    client.force_login(player)
+    with django_capture_on_commit_callbacks(execute=True):
+        resign(client, game)
+    over = [m for m in mail.outbox if "is over" in m.subject]
+    assert over, [m.subject for m in mail.outbox]
+    for message in over:
+        assert "ran out of time" not in message.body, message.body
+        assert "resigned" in message.body, message.body
+
+
+def test_an_open_page_learns_of_a_resignation_that_changes_no_move(client, player, opponent):
+    """With three players, a resignation out of turn changes neither the move number nor the status: the
+    others' open pages must still see it by their poll (the clocks say who resigned, the cached regions'
+    keys already count forfeits), not only after the next move."""
+    from tests.conftest import user_to_move
+
+    third = UserFactory(username="third")
+    game = make_game(player, opponent, third)
+    mover = user_to_move(game)
+    quitter = next(u for u in (player, opponent, third) if u != mover)
+    client.force_login(mover)
+    page = client.get(reverse("games:detail", args=[game.pk]))
+    cursor = page.context["cursor"]
+    client.force_login(quitter)
+    resign(client, game)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.last_seq == 0
+    client.force_login(mover)
+    poll = client.get(reverse("games:poll", args=[game.pk]), {"seq": 0, "v": cursor, "chat": 0},
+                      HTTP_HX_REQUEST="true")
+    assert poll.status_code == HTTPStatus.OK
+    assert "resigned at" in poll.content.decode()
+
+
+def test_two_resignations_between_the_same_two_moves_are_both_emailed(
+    client, player, opponent, django_capture_on_commit_callbacks
+):
+    """The outbox keys a 'timed out' email by (user, game, kind, seq); two forfeits at the same move
+    number must still be two emails, or the others never learn of the second resignation."""
+    from tests.conftest import user_to_move
+
+    third, fourth = UserFactory(username="third"), UserFactory(username="fourth")
+    game = make_game(player, opponent, third, fourth)
+    mover = user_to_move(game)
+    first, second, stays = [u for u in (player, opponent, third, fourth) if u != mover]
+    mail.outbox.clear()
+    for quitter in (first, second):
+        client.force_login(quitter)
+        with django_capture_on_commit_callbacks(execute=True):
+            resign(client, game)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.last_seq == 0
+    for user in (mover, stays):
+        subjects = [m.subject for m in mail.outbox if user.email in m.to and "resigned" in m.subject]
+        assert len(subjects) == 2, subjects
+        assert any(first.shown_name in s for s in subjects) and any(second.shown_name in s for s in subjects)

@@ -557,7 +557,7 @@ def test_a_chat_only_poll_leaves_the_board_alone(client, game, player):
     """A poll that finds only new chat swaps the chat out of band and not the live region."""
     client.force_login(player)
     services.chat_post(game_id=game.pk, user=player, text="hello there")
-    response = client.get(url("poll", game), {"seq": game.last_seq, "v": f"{game.status}.2", "chat": 0},
+    response = client.get(url("poll", game), {"seq": game.last_seq, "v": f"{game.status}.2.--", "chat": 0},
                           HTTP_HX_REQUEST="true")
     body = response.content.decode()
     assert response.status_code == HTTPStatus.OK
@@ -661,3 +661,38 @@ def test_the_form_token_of_a_cached_board_is_accepted(game):
     assert response.status_code == HTTPStatus.FOUND
     game.refresh_from_db()
     assert game.last_seq == 1
+
+
+def test_a_poll_settles_when_the_newest_chat_line_is_one_the_viewer_does_not_see(client, game, player, opponent):
+    """The page's chat cursor is the newest line the viewer is shown; a line from a player they blocked (or
+    one a moderator hid) is never shown, so the poll must not count it as news: else every poll of every
+    open page answers 200 with the whole chat instead of 204, for as long as that line is the newest."""
+    from accounts.services import block_create
+
+    services.chat_post(game_id=game.pk, user=player, text="hello")
+    block_create(blocker=player, blocked=opponent)
+    services.chat_post(game_id=game.pk, user=opponent, text="a line the player blocked")
+    client.force_login(player)
+    page = client.get(url("detail", game))
+    cursor = page.context["chat_cursor"]
+    assert "a line the player blocked" not in page.content.decode()
+    response = client.get(url("poll", game), {"seq": game.last_seq, "v": page.context["cursor"], "chat": cursor}, **HX)
+    assert response.status_code == HTTPStatus.NO_CONTENT
+
+
+def test_a_deleted_players_name_leaves_the_cached_board_and_log_at_once(client, player, opponent):
+    """A deleted account shows as "deleted player" everywhere; the board and the log are cached per
+    position, and deleting an account changes no position, so their keys must see the names."""
+    from accounts.services import user_delete
+
+    opponent.display_name = "Zebediah"
+    opponent.save()
+    game = make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"})
+    mover = user_to_move(game)
+    services.game_submit_move(game_id=game.pk, user=mover, move={"act": "end_actions"}, expected_seq=0)
+    client.force_login(player)
+    client.get(url("detail", game))
+    assert "Zebediah" in client.get(url("detail", game)).content.decode()  # drawn, then served from the cache
+    user_delete(user=opponent)
+    page = client.get(url("detail", game)).content.decode()
+    assert "Zebediah" not in page
