@@ -120,9 +120,12 @@ def notify_your_move(*, game: Game, seats: Iterable[Seat]) -> None:
         _notify([seat.user_id], game, Kind.YOUR_MOVE, seat.clock_seq)
 
 
-def notify_game_started(*, game: Game) -> None:
-    """Owe a "game started" to every person seated at ``game``."""
-    _notify(game.seats.filter(bot="").values_list("user_id", flat=True), game, Kind.GAME_STARTED, 0)
+def notify_game_started(*, game: Game, except_user_id: int | None = None) -> None:
+    """Owe a "game started" to every person seated at ``game`` but ``except_user_id`` (who started it)."""
+    people = game.seats.filter(bot="").exclude(user=None)
+    if except_user_id is not None:
+        people = people.exclude(user_id=except_user_id)
+    _notify(people.values_list("user_id", flat=True), game, Kind.GAME_STARTED, 0)
 
 
 def notify_game_over(*, game: Game) -> None:

@@ -258,7 +258,7 @@ def game_create(
             Invitation(game=game, user=user) for pk, user in invited_by_id.items() if pk not in refused
         )
         if 1 + len(bots) == players:
-            _game_start(game, engine)
+            _game_start(game, engine, started_by=creator)
     return game
 
 
@@ -297,7 +297,7 @@ def game_join(*, game_id: int, user: User) -> Game:
             raise CannotJoin(_("This game is full."))
         Seat.objects.create(game=game, position=free[0], user=user)
         if len(free) == 1:
-            _game_start(game, get_engine(game.kind))
+            _game_start(game, get_engine(game.kind), started_by=user)
     return game
 
 
@@ -353,8 +353,12 @@ def _engine_bots(engine: Engine) -> dict[str, Any]:
         return {}
 
 
-def _game_start(game: Game, engine: Engine) -> None:
+def _game_start(game: Game, engine: Engine, *, started_by: User | None = None) -> None:
     """Shuffle the seats, make the options concrete and deal. Caller holds the lock.
+
+    ``started_by``: whoever filled the last seat (or created a game against
+    bots); they are looking at the game as it starts, so they get no
+    "has started" email.
 
     Seat order is drawn with ``secrets`` (not the game's seed) so that
     nobody who learns the seed afterwards could have predicted it.
@@ -376,7 +380,7 @@ def _game_start(game: Game, engine: Engine) -> None:
     game.last_seq = 0
     _update_turn_fields(game, engine, state)
     game.save(update_fields=["options", "engine_version", "status", "started", "last_seq", "to_act", "deadline"])
-    correspondence.notify_game_started(game=game)
+    correspondence.notify_game_started(game=game, except_user_id=started_by.pk if started_by else None)
     _on_commit_cache_and_fan_out(game, engine, Snapshot(state, []), since=since)
 
 

@@ -40,6 +40,14 @@ def test_a_move_sends_exactly_one_email_to_the_next_player(users, commit):
     assert mime == "text/html" and f"/games/{game.pk}/" in html
 
 
+def test_a_game_against_bots_starts_without_telling_its_creator_by_email(users, commit):
+    """Creating it started it, on the page the creator is looking at: a "has started" email is noise."""
+    with commit():
+        services.game_create(creator=users[0], kind="counter", options={}, players=2, rated=False,
+                             private=False, time_per_move=timedelta(days=1), bots=["first"])
+    assert not [m for m in mail.outbox if "has started" in m.subject]
+
+
 def test_the_start_tells_everyone_and_the_end_gives_the_result(users, commit):
     with commit():
         game = services.game_create(
@@ -53,7 +61,8 @@ def test_the_start_tells_everyone_and_the_end_gives_the_result(users, commit):
         )
         services.game_join(game_id=game.pk, user=users[1])
     started = [m for m in mail.outbox if "has started" in m.subject]
-    assert sorted(m.to[0] for m in started) == sorted([users[0].email, users[1].email])
+    # The player whose join started it is looking at it: only the creator is told.
+    assert [m.to[0] for m in started] == [users[0].email]
     # The first player's "your move" is covered by the start email.
     assert not [m for m in mail.outbox if "Your move" in m.subject]
     mail.outbox.clear()

@@ -30,3 +30,10 @@ def test_the_game_page_and_lobby_are_never_shown_from_the_browser_cache(client, 
     for url in [reverse("games:lobby"), reverse("games:detail", args=[game.pk])]:
         cache_control = client.get(url)["Cache-Control"]
         assert "no-store" in cache_control and "private" in cache_control, url
+
+
+def test_a_visitor_reading_a_public_chat_is_shown_how_to_join_in(client, player, opponent):
+    game = make_game(player, opponent)
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert f'href="/accounts/login/?next=/games/{game.pk}/">Sign in</a> to write here.' in page
+    assert 'id="chat-text"' not in page
