@@ -91,6 +91,63 @@ def _card_html(name: str, count: Any, plain: bool, language: str | None) -> str:
 
 
 @register.simple_tag
+def hand_cards(hand: list[str] | None, playable: set[str]) -> str:
+    """The viewer's hand: a Play button around each card they may play now, the others as cards.
+
+    A tag rather than a template loop (as ``card``): every first view of a
+    position and every move's answer draws the hand.
+    """
+    from django.utils.html import format_html, format_html_join
+    from django.utils.translation import gettext as _
+
+    if not hand:
+        return format_html('<p class="empty">{}</p>', _("No cards in hand."))
+    play = _("Play")
+    return format_html_join(
+        "",
+        "{}",
+        (
+            (
+                format_html(
+                    '<button type="submit" name="card" value="{}" class="card-button">{}<span class="verb">{}</span>'
+                    "</button>",
+                    name, card(name, plain=True), play,
+                )
+                if name in playable
+                else card(name),
+            )
+            for name in hand
+        ),
+    )
+
+
+@register.simple_tag
+def supply_piles(supply: list[dict[str, Any]], buyable: set[str]) -> str:
+    """The supply's piles (``view["supply"]``), each with its count, and a Buy button where the viewer may buy.
+
+    A tag rather than a template loop: the supply is the board's largest
+    part, drawn on every first view of a position and every move's answer.
+    """
+    from django.utils.html import format_html, format_html_join
+    from django.utils.translation import gettext as _
+
+    buy = _("Buy")
+    return format_html_join(
+        "",
+        '<div class="pile">{}{}</div>',
+        (
+            (
+                card(pile["card"], count=pile["count"]),
+                format_html('<button type="submit" name="card" value="{}" class="buy">{}</button>', pile["card"], buy)
+                if pile["card"] in buyable
+                else "",
+            )
+            for pile in supply or []
+        ),
+    )
+
+
+@register.simple_tag
 def legal_cards(view: dict[str, Any], act: str) -> set[str]:
     """The card names the viewer may use with ``act`` now ("play", "buy", "gain")."""
     return {m["card"] for m in (view or {}).get("legal", []) if m.get("act") == act and "card" in m}
