@@ -289,6 +289,12 @@ def _game_context(
         "can_leave": game.is_open and seat is not None and game.creator_id != user.pk,
         "can_cancel": game.is_open and user.is_authenticated and (game.creator_id == user.pk or user.is_staff),
         "can_resign": game.is_active and seat is not None and not seat.given_up,
+        # Who else may take a seat at an invite-only game (the invitees themselves, the creator, staff see it).
+        "invitees": (
+            [i.user.shown_name for i in game.invitations.select_related("user").order_by("pk")]
+            if game.is_open and game.private
+            else []
+        ),
         "board_template": [f"games/{game.kind}/board.html", "games/generic_board.html"],
         "error": error,
         "cursor": _cursor(game, len(seats)),

@@ -28,6 +28,24 @@ def card_list(cards: list[str]) -> str:
 
 
 @register.filter
+def kingdom_summary(kingdom: Any) -> str:
+    """A game's kingdom option in words: its cards, a recommended set's name, or "chosen at random".
+
+    Before the game starts the option is what its creator chose (a list of
+    cards, a set's name, or "random"); the start makes it the ten cards.
+    """
+    from django.utils.translation import gettext as _
+
+    from games.i18n import kingdom_set_name
+
+    if isinstance(kingdom, list | tuple):
+        return _card_list(kingdom)
+    if kingdom == "random":
+        return _("chosen at random when the game starts")
+    return kingdom_set_name(str(kingdom))
+
+
+@register.filter
 def card_cost(name: str) -> int | str:
     """A card's cost in coins ("" for an unknown name)."""
     card = CARDS.get(name)

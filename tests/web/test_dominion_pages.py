@@ -178,3 +178,21 @@ def test_buying_with_the_last_buy_ends_the_turn_at_once(client, player, opponent
     assert game.to_act == [1 - seat] and game.last_seq == 3
     assert not response.context["my_move"]
     assert services.state_at(game).current == 1 - seat
+
+
+@pytest.mark.parametrize(("kingdom", "shown"), [
+    (["Cellar", "Market", "Militia", "Mine", "Moat", "Remodel", "Smithy", "Village", "Woodcutter", "Workshop"],
+     "Cellar, Market"),
+    ("First Game", "First Game"),
+    ("random", "chosen at random when the game starts"),
+])
+def test_an_open_game_says_its_kingdom_and_whom_it_invited_before_anyone_joins(client, player, opponent, kingdom,
+                                                                              shown):
+    """Whoever considers joining sees what they would play, and an invite-only game names its invitees."""
+    game = services.game_create(creator=player, kind="dominion", options={"kingdom": kingdom}, players=2,
+                                rated=False, private=True, invited=[opponent],
+                                time_per_move=services.TIME_CONTROLS[3])
+    client.force_login(opponent)
+    page = html(client.get(reverse("games:detail", args=[game.pk])))
+    assert f"Kingdom: {shown}" in page
+    assert f"invited: {opponent.shown_name}" in page
