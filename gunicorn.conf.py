@@ -40,3 +40,17 @@ def pre_fork(server, worker):
     collector touches them. See the ``gc.freeze`` documentation.
     """
     gc.freeze()
+
+
+def when_ready(server):
+    """Once, in the master, with the site loaded: do its per-process lazy work (``website.warmup``)."""
+    from website.warmup import warm_process
+
+    warm_process()
+
+
+def post_fork(server, worker):
+    """In each worker: open its own connections before it takes a request (``website.warmup``)."""
+    from website.warmup import warm_worker
+
+    warm_worker()
