@@ -30,15 +30,22 @@ FINISHED_LIMIT = 10
 ROW_USER_FIELDS = ("user__id", "user__username", "user__display_name", "user__deleted")
 
 
+def row_seats() -> Prefetch:
+    """The prefetch of what a game row (``games_tags.game_row``) shows of its seats: in order, with players' names."""
+    seat_fields = [f.name for f in Seat._meta.concrete_fields]
+    return Prefetch("seats", queryset=Seat.objects.select_related("user").only(*seat_fields, *ROW_USER_FIELDS)
+                    .order_by("position"))
+
+
 def _with_seats(qs: QuerySet[Game]) -> QuerySet[Game]:
-    """``qs`` with what a game row (``games_tags.game_row``) shows: seats in order with their players' names.
+    """``qs`` with what a game row shows (:func:`row_seats`).
 
     A row shows neither the options (the kingdom) nor the seed, so they are
-    not loaded; a lobby draws up to a hundred rows.
+    not loaded; a lobby draws up to a hundred rows. ``.prefetch_related(None)``
+    leaves the seats to ``games_tags.game_rows``, which reads them only for
+    rows it has no cached HTML of.
     """
-    seat_fields = [f.name for f in Seat._meta.concrete_fields]
-    seats = Seat.objects.select_related("user").only(*seat_fields, *ROW_USER_FIELDS).order_by("position")
-    return qs.defer("options", "seed").prefetch_related(Prefetch("seats", queryset=seats))
+    return qs.defer("options", "seed").prefetch_related(row_seats())
 
 
 def can_view(game: Game, user: User | None) -> bool:

@@ -11,6 +11,8 @@ from datetime import timedelta
 from http import HTTPStatus
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import services
@@ -103,6 +105,27 @@ def test_lobby_query_count_is_bounded(client, django_assert_max_num_queries, pla
     with django_assert_max_num_queries(11):  # 10, and the player's invitations
         response = client.get(url("lobby"))
     assert len(response.context["my_move_games"]) + len(response.context["my_waiting_games"]) == 6
+
+
+def test_lobby_rows_are_drawn_once_a_minute_and_again_at_once_after_a_move(client, player, opponent):
+    """A second look within the minute reuses the drawn rows (no seat query); a move redraws its row."""
+    import re
+
+    game = make_game(player, opponent)
+    mover = user_to_move(game)
+    client.force_login(player)
+    client.get(url("lobby"))
+    with CaptureQueriesContext(connection) as again:
+        page = client.get(url("lobby")).content.decode()
+    assert not [q for q in again.captured_queries if q["sql"].startswith('SELECT "games_seat"')]
+
+    def running_clock(html):
+        return re.search(r'<li class="clock running"><span class="name">([^<]+)</span>', html).group(1)
+
+    assert running_clock(page) == mover.shown_name
+    services.game_submit_move(game_id=game.pk, user=mover, move={"act": "add", "n": 1}, expected_seq=0)
+    page = client.get(url("lobby")).content.decode()
+    assert running_clock(page) != mover.shown_name
 
 
 # ---------------------------------------------------------------------------
