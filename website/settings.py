@@ -246,7 +246,7 @@ HERALD_YOUR_MOVE_EMAIL_DELAY = envint("HERALD_YOUR_MOVE_EMAIL_DELAY", 0 if TESTI
 
 REDIS_URL = envstr("REDIS_URL")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "website.cache.HeraldRedisCache", "LOCATION": REDIS_URL}}
     # Its own database, so flushing the cache never drops queued tasks.
     CELERY_BROKER_URL = envstr("CELERY_BROKER_URL") or redis_other_db(REDIS_URL)
     CELERY_TASK_ALWAYS_EAGER = envbool("CELERY_TASK_ALWAYS_EAGER", TESTING)
