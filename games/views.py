@@ -478,7 +478,7 @@ def game_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     400 malformed, 403 not your move, 409 stale or game not running,
     422 refused by the rules (with the engine's reason).
     """
-    game, _seat = get_game_for_user(request, game_id)  # 404 for games the user may not see
+    game = _visible_game_light(request, game_id)  # 404 for games the user may not see
     try:
         move, seq = parse_move(request.POST)
         confirm = MOVE_CONFIRMATIONS.get(game.kind)
@@ -509,6 +509,22 @@ def game_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
         seat = selectors.seat_for(game, request.user)
         return render(request, "games/game.html#live", _game_context(request, game, seat, snap=result.snapshot))
     return redirect("games:detail", game_id=game_id)
+
+
+def _visible_game_light(request: HttpRequest, game_id: int) -> Game:
+    """The game with only the columns access needs (kind, privacy, creator); Http404 as ``get_game_for_user``.
+
+    The move path's access check: the move service reads the game again under
+    its lock, so the seats and players are not loaded here (a private game's
+    check queries its seats and invitations, as ``selectors.can_view`` does).
+    """
+    try:
+        game = Game.objects.only("id", "kind", "private", "creator_id").get(pk=game_id)
+    except Game.DoesNotExist:
+        raise Http404("No such game") from None
+    if not selectors.can_view(game, request.user if request.user.is_authenticated else None):
+        raise Http404("No such game")
+    return game
 
 
 def _refused(request: HtmxHttpRequest, game_id: int, message: str, status: int) -> HttpResponse:
