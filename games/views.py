@@ -79,10 +79,8 @@ def get_game_for_user(request: HttpRequest, game_id: int) -> tuple[Game, Seat | 
     themselves.
     """
     try:
-        game = (
-            Game.objects.select_related("creator")
-            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-            .get(pk=game_id)
+        game = Game.objects.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user"))).get(
+            pk=game_id
         )
     except Game.DoesNotExist:
         raise Http404("No such game") from None
