@@ -1,6 +1,6 @@
 """Herald's load run: gunicorn on PostgreSQL and Redis, driven by locust on loopback.
 
-    python bench/load/run.py [--users 32] [--time 60] [--workers 4] [--seed-if-missing]
+    python bench/load/run.py [--users 32] [--time 60] [--workers 3] [--seed-if-missing]
 
 Steps: check that the seeded ``herald_load`` database exists (``seed.py``
 makes it; ``--seed-if-missing`` runs it with its defaults); time the lobby
@@ -196,7 +196,7 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="bench/load/run.py")
     ap.add_argument("--users", type=int, default=32)
     ap.add_argument("--time", type=int, default=60, help="seconds of load (after a 10 s ramp-up)")
-    ap.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    ap.add_argument("--workers", type=int, default=3, help="gunicorn worker processes (3: see docs/scaling.md)")
     ap.add_argument("--port", type=int, default=8765)
     ap.add_argument("--seed-if-missing", action="store_true")
     args = ap.parse_args(argv)
