@@ -7,6 +7,8 @@ locks a game row must refuse it as plainly (a message, the page again).
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from http import HTTPStatus
 
 import pytest
@@ -33,6 +35,20 @@ def hold_lock(game_id: int, locked: threading.Event, release: threading.Event) -
         connections.close_all()
 
 
+@contextmanager
+def game_busy(game_id: int) -> Iterator[None]:
+    """While inside, another thread (another request) holds the game's row lock."""
+    locked, release = threading.Event(), threading.Event()
+    holder = threading.Thread(target=hold_lock, args=(game_id, locked, release))
+    holder.start()
+    try:
+        assert locked.wait(5)
+        yield
+    finally:
+        release.set()
+        holder.join()
+
+
 @pytest.mark.parametrize(
     ("name", "data", "make"),
     [
@@ -57,15 +73,8 @@ def test_a_busy_game_refuses_resign_join_leave_and_cancel_without_a_500(monkeypa
         actor = creator if name == "cancel" else other
     client = Client(raise_request_exception=False)
     client.force_login(actor)
-    locked, release = threading.Event(), threading.Event()
-    holder = threading.Thread(target=hold_lock, args=(game.pk, locked, release))
-    holder.start()
-    try:
-        assert locked.wait(5)
+    with game_busy(game.pk):
         response = client.post(reverse(f"games:{name}", args=[game.pk]), data)
-    finally:
-        release.set()
-        holder.join()
     assert response.status_code != HTTPStatus.INTERNAL_SERVER_ERROR
     game.refresh_from_db()
     assert game.status == (Game.Status.ACTIVE if make == "running" else Game.Status.OPEN)
@@ -81,15 +90,8 @@ def test_a_busy_game_refuses_a_vacation_without_a_500(monkeypatch):
     game = make_game(UserFactory(), UserFactory())
     client = Client(raise_request_exception=False)
     client.force_login(user_to_move(game))
-    locked, release = threading.Event(), threading.Event()
-    holder = threading.Thread(target=hold_lock, args=(game.pk, locked, release))
-    holder.start()
-    try:
-        assert locked.wait(5)
+    with game_busy(game.pk):
         response = client.post(reverse("correspondence:vacation_start"), {"days": 1})
-    finally:
-        release.set()
-        holder.join()
     assert response.status_code != HTTPStatus.INTERNAL_SERVER_ERROR
 
 
@@ -104,16 +106,9 @@ def test_a_move_in_a_busy_game_is_a_409_that_says_to_try_again(monkeypatch):
     game = make_game(UserFactory(), UserFactory())
     client = Client(raise_request_exception=False)
     client.force_login(user_to_move(game))
-    locked, release = threading.Event(), threading.Event()
-    holder = threading.Thread(target=hold_lock, args=(game.pk, locked, release))
-    holder.start()
-    try:
-        assert locked.wait(5)
+    with game_busy(game.pk):
         response = client.post(reverse("games:move", args=[game.pk]), {"move": '{"act": "add", "n": 1}', "seq": 0},
                                HTTP_HX_REQUEST="true")
-    finally:
-        release.set()
-        holder.join()
     assert response.status_code == HTTPStatus.CONFLICT
     body = response.content.decode()
     assert "Please try again." in body and "is busy" not in body
