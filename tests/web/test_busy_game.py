@@ -49,6 +49,19 @@ def game_busy(game_id: int) -> Iterator[None]:
         holder.join()
 
 
+def running_game_and_its_mover(monkeypatch) -> tuple[Game, Client]:
+    """A running game and a client signed in as its player to move, with a short lock timeout (PostgreSQL only)."""
+    if connection.vendor != "postgresql":
+        skip_missing_service("PostgreSQL (set DATABASE_URL): SQLite has no row locks")
+    monkeypatch.setattr(locking, "LOCK_TIMEOUT_MS", 200)
+    from tests.conftest import user_to_move
+
+    game = make_game(UserFactory(), UserFactory())
+    client = Client(raise_request_exception=False)
+    client.force_login(user_to_move(game))
+    return game, client
+
+
 @pytest.mark.parametrize(
     ("name", "data", "make"),
     [
@@ -82,14 +95,7 @@ def test_a_busy_game_refuses_resign_join_leave_and_cancel_without_a_500(monkeypa
 
 def test_a_busy_game_refuses_a_vacation_without_a_500(monkeypatch):
     """Starting a vacation locks each game whose clock it pushes back."""
-    if connection.vendor != "postgresql":
-        skip_missing_service("PostgreSQL (set DATABASE_URL): SQLite has no row locks")
-    monkeypatch.setattr(locking, "LOCK_TIMEOUT_MS", 200)
-    from tests.conftest import user_to_move
-
-    game = make_game(UserFactory(), UserFactory())
-    client = Client(raise_request_exception=False)
-    client.force_login(user_to_move(game))
+    game, client = running_game_and_its_mover(monkeypatch)
     with game_busy(game.pk):
         response = client.post(reverse("correspondence:vacation_start"), {"days": 1})
     assert response.status_code != HTTPStatus.INTERNAL_SERVER_ERROR
@@ -98,14 +104,7 @@ def test_a_busy_game_refuses_a_vacation_without_a_500(monkeypatch):
 def test_a_move_in_a_busy_game_is_a_409_that_says_to_try_again(monkeypatch):
     """The move view answers 409; its message is for the player ('Please try again.', translated), not the
     lock's own text ('game 5 is busy')."""
-    if connection.vendor != "postgresql":
-        skip_missing_service("PostgreSQL (set DATABASE_URL): SQLite has no row locks")
-    monkeypatch.setattr(locking, "LOCK_TIMEOUT_MS", 200)
-    from tests.conftest import user_to_move
-
-    game = make_game(UserFactory(), UserFactory())
-    client = Client(raise_request_exception=False)
-    client.force_login(user_to_move(game))
+    game, client = running_game_and_its_mover(monkeypatch)
     with game_busy(game.pk):
         response = client.post(reverse("games:move", args=[game.pk]), {"move": '{"act": "add", "n": 1}', "seq": 0},
                                HTTP_HX_REQUEST="true")
