@@ -264,8 +264,14 @@ def _game_context(
             # would still list the moves of the seat whose turn it was.
             view["legal"] = []
             view["decision"] = None
-    chat = list(_visible_chat(request, game).select_related("user").order_by("-created", "-pk")[:CHAT_SHOWN])
-    chat.reverse()
+
+    def chat_lines() -> list[ChatMessage]:
+        lines = list(_visible_chat(request, game).select_related("user").order_by("-created", "-pk")[:CHAT_SHOWN])
+        lines.reverse()
+        return lines
+
+    # Read only by what draws the chat: a move's answer and a poll's live region do not.
+    chat: Any = SimpleLazyObject(chat_lines)
     user = request.user
     return {
         "game": game,
@@ -281,7 +287,7 @@ def _game_context(
         "log": SimpleLazyObject(partial(selectors.game_log, game, viewer, events=events)),
         "log_cache": _log_cache_key(game, viewer),
         "chat": chat,
-        "chat_cursor": chat[-1].pk if chat else 0,
+        "chat_cursor": SimpleLazyObject(lambda: chat[-1].pk if chat else 0),
         "chat_form": ChatForm(),
         "can_chat": user.is_authenticated and not request_state(request).muted,
         "can_join": (user.is_authenticated and game.is_open and seat is None and len(seats) < game.max_players),
