@@ -629,11 +629,17 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
 
     warn = Seat.objects.filter(warn_at__lte=now, game__status=Game.Status.ACTIVE)
     for seat_id in list(warn.values_list("pk", flat=True)[:SWEEP_BATCH]):
-        counts["warnings"] += _warn(seat_id, now)
+        try:
+            counts["warnings"] += _warn(seat_id, now)
+        except Exception:  # a busy game (LockTimeout) is warned by the next sweep; the others now
+            log.warning("warning of seat %s failed; the next sweep tries again", seat_id, exc_info=True)
 
     stale = Game.objects.filter(status=Game.Status.OPEN, created__lte=now - autoplay.OPEN_GAME_LIFETIME)
     for game_id in list(stale.values_list("pk", flat=True)[:SWEEP_BATCH]):
-        counts["expired"] += autoplay.game_expire(game_id=game_id)
+        try:
+            counts["expired"] += autoplay.game_expire(game_id=game_id)
+        except Exception:
+            log.warning("expiry of game %s failed; the next sweep tries again", game_id, exc_info=True)
 
     Notification.objects.filter(status=Status.PENDING, attempts__gte=MAX_ATTEMPTS).update(status=Status.FAILED)
     left = Notification.objects.filter(status=Status.PENDING, created__lte=now - OUTBOX_GRACE).order_by("created")
