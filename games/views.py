@@ -478,7 +478,7 @@ def parse_move(post: Any) -> tuple[dict[str, Any], int]:
 def game_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     """Make a move; answer HTMX with the live region, plain posts with a redirect.
 
-    Status codes: 200 (HTMX, applied), 303 (plain post, applied or stale),
+    Status codes: 200 (HTMX, applied), 302 (plain post, applied or stale),
     400 malformed, 403 not your move, 409 stale or game not running,
     422 refused by the rules (with the engine's reason).
     """
