@@ -255,8 +255,6 @@ def _game_context(
         if finished and not view.get("game_over"):
             # It ended off the board (resignations, timeouts): drawn as over, winners as the seats rank.
             view["game_over"] = True
-            view["legal"] = []
-            view["decision"] = None
             view["result"] = {**(view.get("result") or {}), "winners": [s.position for s in seats if s.rank == 1]}
         if (seat is not None and seat.given_up) or not game.is_active:
             # A bot plays this seat now: its former player still sees the hand, but has no move to make.
