@@ -87,7 +87,8 @@ def current_games(owner: User, viewer: User | None) -> QuerySet[Game]:
     qs = Game.objects.filter(
         _visible_to(viewer, owner), seats__user=owner, status__in=[Game.Status.OPEN, Game.Status.ACTIVE]
     )
-    return _games_with_seats(qs.order_by("-started", "-created", "-pk"))[:50]
+    # Rows are drawn by ``games_tags.game_rows``, which reads their seats (or reuses the drawn rows).
+    return qs.defer("options", "seed").order_by("-started", "-created", "-pk")[:50]
 
 
 def finished_games(owner: User, viewer: User | None) -> QuerySet[Game]:

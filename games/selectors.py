@@ -1,7 +1,9 @@
 """Read-only queries for the pages: the lobby lists, access, and the log.
 
-Nothing here writes. Each list prefetches what its template shows, so a
-page costs a fixed number of queries whatever the number of games.
+Nothing here writes. The lobby's lists load the game columns a row shows;
+``games_tags.game_rows`` reads their seats (:func:`row_seats`, one query per
+list) for the rows it has not drawn within the minute, so a page costs a
+fixed number of queries whatever the number of games.
 """
 
 from __future__ import annotations
@@ -37,15 +39,9 @@ def row_seats() -> Prefetch:
                     .order_by("position"))
 
 
-def _with_seats(qs: QuerySet[Game]) -> QuerySet[Game]:
-    """``qs`` with what a game row shows (:func:`row_seats`).
-
-    A row shows neither the options (the kingdom) nor the seed, so they are
-    not loaded; a lobby draws up to a hundred rows. ``.prefetch_related(None)``
-    leaves the seats to ``games_tags.game_rows``, which reads them only for
-    rows it has no cached HTML of.
-    """
-    return qs.defer("options", "seed").prefetch_related(row_seats())
+def _row_columns(qs: QuerySet[Game]) -> QuerySet[Game]:
+    """``qs`` without the columns no game row shows (the options, the kingdom, and the seed)."""
+    return qs.defer("options", "seed")
 
 
 def can_view(game: Game, user: User | None) -> bool:
@@ -102,7 +98,7 @@ def open_games(user: User | None) -> QuerySet[Game]:
         visible |= Q(invitations__user=user) | Q(creator=user)
     qs = Game.objects.filter(visible, status=Game.Status.OPEN).distinct()
     qs = qs.annotate(seats_taken=Count("seats", distinct=True)).order_by("-created")
-    return _with_seats(qs)[:LOBBY_LIMIT]
+    return _row_columns(qs)[:LOBBY_LIMIT]
 
 
 def my_invitations(user: User) -> QuerySet[Game]:
@@ -113,7 +109,7 @@ def my_invitations(user: User) -> QuerySet[Game]:
         .annotate(seats_taken=Count("seats", distinct=True))
         .order_by("-created")
     )
-    return _with_seats(qs)[:WAITING_LIMIT]
+    return _row_columns(qs)[:WAITING_LIMIT]
 
 
 def my_move_games(user: User) -> QuerySet[Game]:
@@ -121,7 +117,7 @@ def my_move_games(user: User) -> QuerySet[Game]:
     qs = Game.objects.filter(status=Game.Status.ACTIVE, seats__user=user, seats__owes_move=True).order_by(
         "deadline", "pk"
     )
-    return _with_seats(qs)[:MY_MOVE_LIMIT]
+    return _row_columns(qs)[:MY_MOVE_LIMIT]
 
 
 def my_waiting_games(user: User) -> QuerySet[Game]:
@@ -129,7 +125,7 @@ def my_waiting_games(user: User) -> QuerySet[Game]:
     qs = Game.objects.filter(status=Game.Status.ACTIVE, seats__user=user, seats__owes_move=False).order_by(
         "-started", "pk"
     )
-    return _with_seats(qs)[:WAITING_LIMIT]
+    return _row_columns(qs)[:WAITING_LIMIT]
 
 
 def recent_finished_games(user: User | None) -> QuerySet[Game]:
@@ -145,7 +141,7 @@ def recent_finished_games(user: User | None) -> QuerySet[Game]:
         own = finished.filter(seats__user=user).order_by("-finished").values_list("finished", "pk")
         pairs += list(own[:FINISHED_LIMIT])
     ids = [pk for _when, pk in sorted(set(pairs), reverse=True)[:FINISHED_LIMIT]]
-    return _with_seats(Game.objects.filter(pk__in=ids).order_by("-finished", "-pk"))
+    return _row_columns(Game.objects.filter(pk__in=ids).order_by("-finished", "-pk"))
 
 
 @dataclass(frozen=True, slots=True)

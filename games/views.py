@@ -125,10 +125,9 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
         "invitations": invitations,
         # An invitation is shown once, in its own list.
         "open_games": [g for g in selectors.open_games(user) if g.pk not in invited],
-        # Seats are read by the game_rows tag, and only for rows it has not drawn within the minute.
-        "finished_games": list(selectors.recent_finished_games(user).prefetch_related(None)),
-        "my_move_games": list(selectors.my_move_games(user).prefetch_related(None)) if user else [],
-        "my_waiting_games": list(selectors.my_waiting_games(user).prefetch_related(None)) if user else [],
+        "finished_games": list(selectors.recent_finished_games(user)),
+        "my_move_games": list(selectors.my_move_games(user)) if user else [],
+        "my_waiting_games": list(selectors.my_waiting_games(user)) if user else [],
     }
     return render(request, "games/lobby.html", context)
 

@@ -69,7 +69,6 @@ def warm_process() -> None:
 
         app.connection_for_write().transport  # noqa: B018 - imports kombu's Redis transport, connects nothing
         app.amqp.router  # noqa: B018 - Celery's routing and message set-up, also lazy
-        app.amqp.producer_pool  # noqa: B018
     except Exception:  # warming must never stop a server from starting
         log.warning("warm-up of the process failed", exc_info=True)
     finally:

@@ -170,7 +170,7 @@ def game_rows(games: Any) -> str:
     cannot see. A row's key is the game's move number, status, turn and
     deadline (what a move, a forfeit or a vacation changes), the language,
     time zone and minute. Seats are read (one query) only for rows missing
-    from the cache; pass games without the seats prefetched.
+    from the cache (one query for the list).
     """
     from django.core.cache import cache
     from django.db.models import prefetch_related_objects
@@ -195,9 +195,7 @@ def game_rows(games: Any) -> str:
     drawn = cache.get_many(list(keys.values())) if keys else {}
     missing = [g for g in games if keys.get(g.pk) not in drawn]
     if missing:
-        unfetched = [g for g in missing if "seats" not in getattr(g, "_prefetched_objects_cache", {})]
-        if unfetched:
-            prefetch_related_objects(unfetched, row_seats())
+        prefetch_related_objects(missing, row_seats())
         new = {g.pk: game_row(g) for g in missing}
         cache.set_many({keys[pk]: html for pk, html in new.items() if pk in keys}, ROW_CACHE_SECONDS)
     else:
