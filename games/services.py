@@ -40,6 +40,7 @@ from games.engine.registry import get_engine
 from games.locking import LockTimeout, lock_game
 from games.models import Action, ChatMessage, Game, Invitation, Seat
 from moderation.selectors import can_chat, is_banned
+from ops.after_response import after_response
 from ratings.services import rating_update
 
 if TYPE_CHECKING:
@@ -686,8 +687,15 @@ def _on_commit_cache_and_fan_out(
 def _cache_and_fan_out(
     key: str, blob: bytes, game_id: int, seq: int, since: datetime, bot_to_act: bool | None
 ) -> None:
+    # The new position is cached at once: the other players' polls read it next.
     cache.set(key, blob, STATE_CACHE_TIMEOUT)
-    after_move(game_id=game_id, seq=seq, since=since, bot_to_act=bot_to_act)
+    fan_out = partial(after_move, game_id=game_id, seq=seq, since=since, bot_to_act=bot_to_act)
+    if settings.CELERY_TASK_ALWAYS_EAGER and bot_to_act is not False:
+        # No broker: a bot's turn runs inline here, and the mover's answer shows it (games.views.game_move).
+        fan_out()
+    else:
+        # Queueing emails and the bot's turn need not delay the mover's answer (ops.after_response).
+        after_response(fan_out)
 
 
 def after_move(*, game_id: int, seq: int, since: datetime, bot_to_act: bool | None = None) -> None:
@@ -799,7 +807,7 @@ def chat_post(*, game_id: int, user: User, text: str) -> ChatMessage:
     with transaction.atomic():
         message = ChatMessage.objects.create(game=game, user=user, text=text)
         correspondence.notify_chat(message=message)
-    transaction.on_commit(partial(correspondence.outbox_enqueue, game_id=game.pk))
+    transaction.on_commit(partial(after_response, partial(correspondence.outbox_enqueue, game_id=game.pk)))
     return message
 
 

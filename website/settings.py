@@ -163,6 +163,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First, so the one log line per request times everything below it.
     "ops.middleware.request_log",
+    # Runs what a view deferred (a move's emails and bot turn) once its response is sent.
+    "ops.after_response.middleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

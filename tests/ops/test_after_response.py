@@ -1,0 +1,137 @@
+"""Work a request defers (a move's emails, its bot turn) runs once the answer has been sent, and is never lost.
+
+The move is served through Django's WSGI handler as gunicorn serves it:
+the body is read first, then the server closes the response.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+from django.core.handlers.wsgi import WSGIHandler
+from django.test import Client, RequestFactory
+from django.urls import reverse
+
+from correspondence.models import Notification
+from games.models import Game
+from ops.after_response import after_response
+from tests.conftest import make_game, user_to_move
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CSRF = "testcsrfsecrettestcsrfsecrettest"  # any 32 letters: the cookie and the header must agree
+
+
+@pytest.fixture
+def queued(monkeypatch: pytest.MonkeyPatch, settings: object) -> list[tuple[str, tuple]]:
+    """Tasks handed to the broker, in order (with a broker, as in production; none runs here)."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    sent: list[tuple[str, tuple]] = []
+
+    def enqueue(task, *args, countdown: float = 0) -> bool:
+        sent.append((task.name, args))
+        return True
+
+    monkeypatch.setattr("games.tasks.enqueue", enqueue)
+    return sent
+
+
+def served_move(game: Game, n: int):
+    """Post a move for the player to move, through the WSGI handler; return the unclosed response."""
+    client = Client()
+    client.force_login(user_to_move(game))
+    body = {"move": json.dumps({"act": "add", "n": n}), "seq": str(game.last_seq)}
+    environ = RequestFactory().post(
+        reverse("games:move", kwargs={"game_id": game.pk}),
+        body,
+        HTTP_COOKIE=f"sessionid={client.cookies['sessionid'].value}; csrftoken={CSRF}",
+        HTTP_X_CSRFTOKEN=CSRF,
+        HTTP_HX_REQUEST="true",
+    ).environ
+    statuses: list[str] = []
+    response = WSGIHandler()(environ, lambda status, headers, exc_info=None: statuses.append(status))
+    return statuses[0], b"".join(response), response
+
+
+def test_a_moves_your_move_email_is_queued_only_once_its_answer_has_been_sent(player, opponent, queued):
+    game = make_game(player, opponent)
+    waiting = game.seats.exclude(position=game.to_act[0]).get().user
+    queued.clear()  # the "game started" emails, queued when it started
+    status, body, response = served_move(game, 2)
+    assert status.startswith("200")
+    assert b'id="game-live"' in body
+    # The move is committed and its email owed before the answer is sent ...
+    game.refresh_from_db()
+    assert game.last_seq == 1
+    owed = Notification.objects.get(user=waiting, kind=Notification.Kind.YOUR_MOVE)
+    assert queued == []
+    # ... and handed to the broker when the server closes the response.
+    response.close()
+    assert queued == [("correspondence.tasks.send_notification", (owed.pk,))]
+
+
+def test_a_bots_turn_is_queued_once_the_answer_to_the_move_before_it_has_been_sent(player, queued):
+    from games import services
+
+    game = services.game_create(creator=player, kind="counter", options={"target": 10}, players=2, rated=False,
+                                private=False, time_per_move=services.TIME_CONTROLS[0], bots=["first"])
+    game.refresh_from_db()
+    queued.clear()  # what starting the game queued
+    _status, _body, response = served_move(game, 1)
+    assert not any(name == "games.tasks.bot_moves" for name, _args in queued)
+    response.close()
+    assert ("games.tasks.bot_moves", (game.pk,)) in queued
+
+
+def test_a_new_position_is_cached_before_the_answer_is_sent(player, opponent, queued, django_assert_num_queries):
+    """The other player's next poll must find the position in the cache, not replay the log."""
+    from games import services
+
+    game = make_game(player, opponent)
+    _status, _body, response = served_move(game, 3)
+    game.refresh_from_db()
+    with django_assert_num_queries(0):
+        assert services.state_at(game) is not None
+    response.close()
+
+
+def test_deferred_work_runs_at_once_outside_a_request():
+    ran: list[int] = []
+    after_response(lambda: ran.append(1))
+    assert ran == [1]
+
+
+def test_one_failing_piece_of_deferred_work_is_logged_and_the_rest_still_runs(rf, caplog):
+    from ops.after_response import middleware
+
+    ran: list[str] = []
+
+    def view(request):
+        from django.http import HttpResponse
+
+        after_response(lambda: 1 / 0)
+        after_response(lambda: ran.append("second"))
+        return HttpResponse(b"done")
+
+    response = middleware(view)(rf.get("/"))
+    assert ran == []
+    with caplog.at_level(logging.ERROR, logger="ops.after_response"):
+        response.close()
+    assert ran == ["second"]
+    assert "ZeroDivisionError" in caplog.text
+
+
+def test_work_deferred_by_a_view_that_raises_runs_before_the_error_goes_on(rf):
+    from ops.after_response import middleware
+
+    ran: list[str] = []
+
+    def view(request):
+        after_response(lambda: ran.append("fan-out"))
+        raise RuntimeError("rendering failed after the commit")
+
+    with pytest.raises(RuntimeError):
+        middleware(view)(rf.get("/"))
+    assert ran == ["fan-out"]
