@@ -164,8 +164,17 @@ class LogEntry:
     move: dict[str, Any]
 
 
+#: How many lines a game's log shows.
+LOG_LIMIT = 100
+
+
 def game_log(
-    game: Game, viewer: int | None, *, limit: int = 100, events: list[tuple[int, Any]] | None = None
+    game: Game,
+    viewer: int | None,
+    *,
+    limit: int = LOG_LIMIT,
+    events: list[tuple[int, Any]] | None = None,
+    after_seq: int | None = None,
 ) -> list[LogEntry]:
     """Return the last ``limit`` log lines of ``game`` as ``viewer`` may see them, oldest first.
 
@@ -174,7 +183,8 @@ def game_log(
     ``Event.for_viewer``: a player sees their own draws, others see "draws 5
     cards"; everything is shown once the game is over. Without them, it
     falls back to the moves themselves (public in both games). ``viewer``
-    is the reader's seat index or None for spectators. Expects
+    is the reader's seat index or None for spectators. With ``after_seq``
+    (and ``events``), only the lines of moves after that seq. Expects
     ``game.seats`` prefetched with users.
     """
     from games.eventtext import describe
@@ -186,7 +196,7 @@ def game_log(
         out: list[LogEntry] = []
         # Newest first, stopping at ``limit``: the snapshot keeps far more events than the page shows.
         for seq, event in reversed(events):
-            if len(out) >= limit:
+            if len(out) >= limit or (after_seq is not None and seq <= after_seq):
                 break
             shown = event.for_viewer(viewer, reveal_all=reveal_all)
             if shown is None:

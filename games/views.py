@@ -282,6 +282,8 @@ def _game_context(
         "poll_every": "1s" if game.is_active and any(s.bot for s in seats if s.position in game.to_act) else "5s",
         # Built only when the log's cached fragment is missing (a new position, or another reader).
         "log": SimpleLazyObject(partial(selectors.game_log, game, viewer, events=events)),
+        # What the log is drawn from, extending the lines drawn for the previous position (games_tags.log_entries).
+        "log_events": events,
         "log_cache": _log_cache_key(game, viewer),
         "chat": chat,
         "chat_cursor": SimpleLazyObject(lambda: chat[-1].pk if chat else 0),

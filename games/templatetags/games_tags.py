@@ -132,25 +132,95 @@ def game_row(game: Any) -> str:
 
 
 
+#: How long a viewer's drawn log lines wait for the game's next position to reuse them (rewritten at each one).
+LOG_TAIL_SECONDS = 2 * 24 * 3600
+#: Part of the key of drawn log lines: change it when the log's wording or markup changes, so a deploy
+#: draws every log afresh instead of extending lines drawn by the old code.
+LOG_TAIL_VERSION = 1
+
+
+def _log_tail_key(game: Any, viewer: int | None) -> str:
+    """What a game's drawn log lines depend on besides the position: the log's own key without the seq.
+
+    The game's creation time, because ids restart with a recreated database
+    while the cache keeps old entries; the engine version, whose events the
+    lines describe; the viewer (a player's lines show their own draws), the
+    language, whether everything is revealed (the game is over), and the
+    names shown. Hashed: names may hold anything.
+    """
+    import hashlib
+
+    from django.utils.translation import get_language
+
+    from games.engine.registry import get_engine
+
+    names = "\x1f".join(str(s.name) for s in game.seats.all())
+    parts = (
+        f"{game.pk}:{game.created.timestamp()}:{get_engine(game.kind).version}:{LOG_TAIL_VERSION}:"
+        f"{viewer}:{get_language()}:{game.status}:{names}"
+    )
+    return "herald:logtail:" + hashlib.sha256(parts.encode()).hexdigest()
+
+
+def _log_lines(game: Any, viewer: int | None, events: list[tuple[int, Any]], limit: int) -> list[str]:
+    """The log's ``<li>`` lines, newest first, at most ``limit``, reusing those drawn for an earlier position.
+
+    Each position's lines are its new moves' lines on top of the previous
+    position's (a move only adds to what happened before it), so a player's
+    log after a move draws only that move's lines. The lines of the last
+    position drawn for this viewer are kept in the cache under
+    :func:`_log_tail_key` with their seq; they are reused only when the
+    events in hand reach back past that seq, so no move's lines are missing
+    (the snapshot keeps its last ``services.RECENT_EVENTS`` events).
+    """
+    from django.core.cache import cache
+    from django.utils.html import format_html
+    from django.utils.translation import gettext as _
+
+    from games.selectors import game_log
+
+    key = _log_tail_key(game, viewer)
+    seq = game.last_seq
+    kept = cache.get(key)
+    reuse = kept is not None and events and events[0][0] <= kept[0] <= seq
+    title = _("Move number")
+    new = game_log(game, viewer, events=events, limit=limit, after_seq=kept[0] if reuse else None)
+    lines = [format_html('<li><span class="seq" title="{}">{}</span> {}</li>', title, e.seq, e.text)
+             for e in reversed(new)]
+    if reuse:
+        lines = (lines + kept[1])[:limit]
+    if kept is None or kept[0] < seq:
+        cache.set(key, (seq, lines), LOG_TAIL_SECONDS)
+    return lines
+
+
 @register.simple_tag
-def log_entries(log: Any) -> str:
-    """A game's log (``selectors.game_log`` lines, oldest first) as an ``<ol>``, newest first.
+def log_entries(log: Any, game: Any = None, viewer: int | None = None, events: Any = None) -> str:
+    """A game's log as an ``<ol>``, newest first: from ``events`` when given, else ``log``.
+
+    ``log``: ``selectors.game_log`` lines, oldest first (read only without
+    ``events``). ``game``, ``viewer``, ``events``: the game, the reader's
+    seat and the snapshot's ``(seq, Event)`` pairs, from which the lines are
+    drawn by :func:`_log_lines`, reusing the previous position's.
 
     Newest first: the move that just happened is what a correspondence
     player looks for. A tag rather than a template loop: a log has up to a
     hundred lines and every first view of a position draws it.
     """
-    from django.utils.html import format_html, format_html_join
+    from django.utils.html import format_html, mark_safe
     from django.utils.translation import gettext as _
 
-    entries = list(log or [])
-    if not entries:
+    from games.selectors import LOG_LIMIT
+
+    if events and game is not None:
+        lines = _log_lines(game, viewer, list(events), LOG_LIMIT)
+    else:
+        title = _("Move number")
+        lines = [format_html('<li><span class="seq" title="{}">{}</span> {}</li>', title, e.seq, e.text)
+                 for e in reversed(list(log or []))]
+    if not lines:
         return format_html('<p class="empty">{}</p>', _("No moves yet."))
-    title = _("Move number")
-    items = format_html_join(
-        "", '<li><span class="seq" title="{}">{}</span> {}</li>', ((title, e.seq, e.text) for e in reversed(entries))
-    )
-    return format_html('<ol class="log-entries">{}</ol>', items)
+    return format_html('<ol class="log-entries">{}</ol>', mark_safe("".join(lines)))  # noqa: S308 - each line is format_html's
 
 
 #: How long a drawn lobby row is kept. Its key holds the minute, so a clock's "2 hours, 5 minutes left"

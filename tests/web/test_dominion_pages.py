@@ -196,3 +196,75 @@ def test_an_open_game_says_its_kingdom_and_whom_it_invited_before_anyone_joins(c
     page = html(client.get(reverse("games:detail", args=[game.pk])))
     assert f"Kingdom: {shown}" in page
     assert f"invited: {opponent.shown_name}" in page
+
+
+def log_section(text: str) -> str:
+    return re.search(r'<section id="game-log".*?</section>', text, re.S).group(0)
+
+
+def test_a_log_extended_from_the_previous_positions_lines_reads_as_one_drawn_afresh(client, player, opponent):
+    """Each position's log reuses the lines drawn for the one before: after every move, for each player
+    and a spectator, it must be the log a fresh cache would draw, newest first, never more than 100 lines."""
+    from django.core.cache import cache
+
+    from tests.factories import UserFactory
+
+    game = make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"})
+    viewers = [player, opponent, UserFactory(username="watcher")]
+    for step in range(30):
+        game = play_with_bots(game, 3, seed=step)
+        drawn = {}
+        for user in viewers:
+            client.force_login(user)
+            drawn[user] = log_section(html(client.get(reverse("games:detail", args=[game.pk]))))
+        cache.clear()  # the fresh drawing, which the next position then extends
+        for user in viewers:
+            client.force_login(user)
+            assert drawn[user] == log_section(html(client.get(reverse("games:detail", args=[game.pk])))), (step, user)
+    assert drawn[player].count("<li>") == 100
+
+
+def test_a_reused_log_line_never_shows_one_player_the_others_draws(client, player, opponent):
+    game = make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"})
+    for step in range(6):
+        game = play_with_bots(game, 4, seed=step)
+        for user, other in ((player, opponent), (opponent, player)):
+            client.force_login(user)
+            page = html(client.get(reverse("games:detail", args=[game.pk])))
+            assert names_drawn(page, other.shown_name) == [], (step, user)
+            assert names_drawn(page, user.shown_name), (step, user)
+
+
+def test_a_log_whose_kept_lines_are_older_than_the_events_in_hand_is_drawn_afresh(client, player, opponent,
+                                                                                  monkeypatch):
+    """A player away for many moves: the position keeps only its recent events, so the lines kept from
+    their last visit cannot be extended without a gap; the log is drawn from the events in hand instead."""
+    from django.core.cache import cache
+
+    monkeypatch.setattr(services, "RECENT_EVENTS", 30)
+    game = make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"})
+    game = play_with_bots(game, 4)
+    client.force_login(player)
+    client.get(reverse("games:detail", args=[game.pk]))  # the lines kept from this visit
+    game = play_with_bots(game, 40, seed=5)  # far more than 30 events
+    away = log_section(html(client.get(reverse("games:detail", args=[game.pk]))))
+    cache.clear()
+    assert away == log_section(html(client.get(reverse("games:detail", args=[game.pk]))))
+
+
+def test_log_lines_kept_for_a_later_position_are_not_shown_at_an_earlier_one(player, opponent):
+    """A page drawn for an older position (its request read the game just before a move) must not show
+    lines of moves made after it."""
+    from django.template import Context, Template
+
+    game = make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"})
+    game = play_with_bots(game, 6)
+    older = Game.objects.prefetch_related("seats__user").get(pk=game.pk)
+    older_events = services.snapshot_at(older).events
+    game = play_with_bots(game, 3)
+    newer = Game.objects.prefetch_related("seats__user").get(pk=game.pk)
+    tag = Template("{% load games_tags %}{% log_entries None game 0 events %}")
+    tag.render(Context({"game": newer, "events": services.snapshot_at(newer).events}))  # kept at the later seq
+    drawn = tag.render(Context({"game": older, "events": older_events}))
+    assert f">{newer.last_seq}</span>" not in drawn
+    assert f">{older.last_seq}</span>" in drawn
