@@ -6,11 +6,17 @@ active user). Every request carries ``X-Forwarded-Proto: https`` and a
 matching Origin, as a TLS-terminating proxy would, so the site runs with its
 production settings (HTTPS redirect, secure cookies, CSRF origin checks).
 
-Each simulated user signs in as a different seeded player and, in a loop
-with a think time around the page's 5 s poll interval: looks at the lobby, opens one of their games, polls
-it as the page does every 5 s, and when it is their move, makes one (the
-End Action phase / End turn buttons the page offers, as a player who only
-passes would). ``/bench/bare/`` is requested now and then as the baseline.
+Each simulated user is one person at a keyboard at a time: a visit of
+about ``VISIT_TASKS`` steps as one seeded player, then the next visit as
+another player drawn from all the seeded ones, so the 32 concurrent users
+are 32 of the 200 active players at any moment and every player's moves
+come due (with a fixed 32 players their games soon all waited on others,
+and a run saw too few moves for a p99). In a loop with a think time around
+the page's 5 s poll interval, a user looks at the lobby, opens one of their
+games, polls it as the page does every 5 s, and when it is their move, makes
+one (the End Action phase / End turn buttons the page offers, as a player
+who only passes would). ``/bench/bare/`` is requested now and then as the
+baseline.
 """
 
 from __future__ import annotations
@@ -22,10 +28,12 @@ import random
 import re
 from pathlib import Path
 
-from locust import FastHttpUser, between, task
+from locust import FastHttpUser, task
 
 SESSIONS = json.loads(Path(os.environ["HERALD_LOAD_SESSIONS"]).read_text())
 _next = itertools.count()
+#: Steps (tasks) of one visit before the keyboard passes to another player: about a minute at 3-7 s each.
+VISIT_TASKS = 12
 CSRF = "loadtestcsrftokenloadtestcsrftok"  # any 32 letters: Django compares cookie and header
 
 GAME_LINK = re.compile(r'href="/games/(\d+)/"')
@@ -37,14 +45,26 @@ PASS_ACT = re.compile(r'name="act" value="(end_actions|end_turn)"')
 class Player(FastHttpUser):
     """One signed-in player."""
 
-    # A correspondence player's page polls every 5 s; between polls they read,
-    # think, or leave. 3-7 s between actions keeps each simulated user busier
-    # than a real one while staying a "user", not a request flood.
-    wait_time = between(3, 7)
+    def wait_time(self) -> float:
+        """Seconds until this user's next step (3-7); a visit that has had its steps passes the keyboard on.
+
+        A correspondence player's page polls every 5 s; between polls they
+        read, think, or leave. 3-7 s between actions keeps each simulated
+        user busier than a real one while staying a "user", not a request flood.
+        """
+        self.steps += 1
+        if self.steps >= VISIT_TASKS:
+            self.visit(self.rng.choice(SESSIONS))
+        return self.rng.uniform(3, 7)
 
     def on_start(self) -> None:
-        """Take the next seeded session; set the cookies and proxy headers every request sends."""
-        me = SESSIONS[next(_next) % len(SESSIONS)]
+        """Begin the first visit, as the next seeded player (so the first 32 visits are 32 different players)."""
+        index = next(_next)
+        self.rng = random.Random(index)
+        self.visit(SESSIONS[index % len(SESSIONS)])
+
+    def visit(self, me: dict) -> None:
+        """Sign in as ``me`` (a seeded session): the cookies and proxy headers every request sends; then the lobby."""
         host = self.host.split("://", 1)[1]
         self.headers = {
             "Cookie": f"sessionid={me['session']}; csrftoken={CSRF}",
@@ -53,7 +73,7 @@ class Player(FastHttpUser):
             "Referer": f"https://{host}/",
         }
         self.my_games: list[int] = []
-        self.rng = random.Random(me["user_id"])
+        self.steps = 0
         self.lobby()
 
     def get(self, path: str, name: str):
