@@ -134,13 +134,18 @@ def notify_game_over(*, game: Game) -> None:
 
 
 def notify_timed_out(*, game: Game, seat: Seat, game_over: bool) -> None:
-    """Owe "a player timed out" (or resigned: ``seat.resigned``) to every other person still playing ``game``.
+    """Owe "a player timed out" (or resigned, or a moderator forfeited them) to the other people still playing.
 
     The event's key is the forfeited seat's position, not the game's seq: a
     seat forfeits once, and two seats may forfeit with no move between them.
     """
     others = game.seats.filter(bot="").exclude(user=None).exclude(pk=seat.pk).values_list("user_id", flat=True)
-    data = {"position": seat.position, "game_over": game_over, "resigned": seat.resigned}
+    data = {
+        "position": seat.position,
+        "game_over": game_over,
+        "resigned": seat.resigned,
+        "by_moderator": seat.forfeited_by_moderator,
+    }
     _notify(others, game, Kind.TIMED_OUT, seat.position, data)
 
 
@@ -354,6 +359,8 @@ def _content_lines(n: Notification) -> dict[str, Any]:
                 line += " " + _("(%(score)d points)") % {"score": s.score}
             if s.resigned:
                 line += " " + _("(resigned)")
+            elif s.forfeited_by_moderator:
+                line += " " + _("(forfeited by a moderator)")
             elif s.forfeited:
                 line += " " + _("(ran out of time)")
             lines.append(line)
@@ -369,6 +376,9 @@ def _content_lines(n: Notification) -> dict[str, Any]:
         if n.data.get("resigned"):
             subject = _("%(name)s resigned in %(game)s") % {"name": name, "game": title}
             lines.append(_("%(name)s resigned in %(game)s.") % {"name": name, "game": title})
+        elif n.data.get("by_moderator"):
+            subject = _("A moderator forfeited %(name)s's seat in %(game)s") % {"name": name, "game": title}
+            lines.append(_("A moderator forfeited %(name)s's seat in %(game)s.") % {"name": name, "game": title})
         else:
             subject = _("%(name)s ran out of time in %(game)s") % {"name": name, "game": title}
             lines.append(_("%(name)s ran out of time in %(game)s.") % {"name": name, "game": title})

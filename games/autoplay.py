@@ -174,13 +174,16 @@ def game_timeout(*, game_id: int, position: int) -> str | None:
     return "bot"
 
 
-def _forfeit(game: Game, engine: Engine, seat: Seat, now: datetime, *, resigned: bool = False) -> None:
-    """Forfeit ``seat`` (on time, or ``resigned``): rank it last, then end the game or hand the seat to a bot."""
+def _forfeit(
+    game: Game, engine: Engine, seat: Seat, now: datetime, *, resigned: bool = False, by_moderator: bool = False
+) -> None:
+    """Forfeit ``seat`` (on time, ``resigned`` or ``by_moderator``): rank it last; end the game or let a bot play it."""
     from correspondence import services as notify
     from games.services import _finish, after_move
 
     seat.forfeited = True
     seat.resigned = resigned
+    seat.forfeited_by_moderator = by_moderator
     seat.timed_out = now
     seat.clock_started = seat.deadline = seat.warn_at = None
     seats = list(game.seats.all())
@@ -190,8 +193,10 @@ def _forfeit(game: Game, engine: Engine, seat: Seat, now: datetime, *, resigned:
     keep_going = len(playing) >= 2 and bool(people)
     if keep_going:
         seat.bot = timeout_bot(engine)
-    seat.save(update_fields=["forfeited", "resigned", "timed_out", "clock_started", "deadline", "warn_at", "bot"])
-    log.info("game %s: seat %s forfeited (%s)", game.pk, seat.position, "resigned" if resigned else "on time")
+    fields = ["forfeited", "resigned", "forfeited_by_moderator", "timed_out", "clock_started", "deadline", "warn_at"]
+    seat.save(update_fields=[*fields, "bot"])
+    how = "resigned" if resigned else "by a moderator" if by_moderator else "on time"
+    log.info("game %s: seat %s forfeited (%s)", game.pk, seat.position, how)
     notify.notify_timed_out(game=game, seat=seat, game_over=not keep_going)
     if keep_going:
         clocks.clocks_update(game, set(game.to_act), now)

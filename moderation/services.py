@@ -348,7 +348,7 @@ def _forfeit_locked(game: Game, seat: Seat) -> None:
     """Forfeit ``seat`` with the timeout rule's own code (ranked last; a bot or the end). Lock held."""
 
     engine = get_engine(game.kind)
-    autoplay._forfeit(game, engine, seat, timezone.now())
+    autoplay._forfeit(game, engine, seat, timezone.now(), by_moderator=True)
 
 
 def seat_forfeit(*, moderator: User | None, game_id: int, position: int, reason: str) -> Seat:

@@ -41,6 +41,8 @@ def clocks_html(game: Game) -> str:
         if c.timed_out:
             if c.seat.resigned:
                 text = _("resigned at %(when)s") % {"when": when(c.timed_out)}
+            elif c.seat.forfeited_by_moderator:
+                text = _("forfeited by a moderator at %(when)s") % {"when": when(c.timed_out)}
             else:
                 text = _("timed out at %(when)s") % {"when": when(c.timed_out)}
             if c.bot and game.is_active:

@@ -142,6 +142,30 @@ def test_forfeiting_a_seat_of_three_hands_it_to_a_bot(moderator, player, opponen
     assert game.is_active and seat.forfeited and seat.bot
 
 
+def test_a_seat_a_moderator_forfeited_is_called_that_in_the_emails_and_on_the_page(
+    mod_client, moderator, player, opponent, outsider, client, django_capture_on_commit_callbacks
+):
+    """Not "ran out of time": the others are told a moderator forfeited the seat, when it happens and
+    in the result, and the page's clocks say so too."""
+    from django.core import mail
+
+    game = make_game(player, opponent, outsider)
+    late = game.seats.get(position=1).user
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.seat_forfeit(moderator=moderator, game_id=game.pk, position=1, reason="abuse")
+    told = [m for m in mail.outbox if late.email not in m.to]
+    assert told and all(f"A moderator forfeited {late.shown_name}'s seat" in m.subject for m in told), told
+    client.force_login(player)
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "forfeited by a moderator at" in page and "timed out at" not in page
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.seat_forfeit(moderator=moderator, game_id=game.pk, position=2, reason="abuse")
+    over = [m.body for m in mail.outbox if "is over" in m.subject]
+    assert over and all("(forfeited by a moderator)" in body and "ran out of time" not in body for body in over)
+
+
 def test_extending_a_deadline_moves_it_back(mod_client, game):
     seat = game.seats.get(position=game.to_act[0])
     post_action(mod_client, game, action="extend", hours=24, position=seat.position)
