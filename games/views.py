@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import zlib
 from functools import partial
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
@@ -353,11 +354,15 @@ def _cursor(game: Game, seat_count: int) -> str:
     """What a poll compares to see whether the live region changed (besides seq).
 
     A join changes the seat count; a forfeit (a resignation out of turn in a
-    game of 3-4) changes only the seats' forfeit flags. Seats come from the
-    prefetch: no query.
+    game of 3-4) changes only the seats' forfeit flags; a moderator's
+    deadline extension or clock pause, or a vacation, changes only the
+    seats' deadlines, which the page's clocks show (a checksum of them keeps
+    the poll's URL short). Seats come from the prefetch: no query.
     """
-    gone = "".join("f" if s.forfeited else "-" for s in game.seats.all())
-    return f"{game.status}.{seat_count}.{gone}"
+    seats = game.seats.all()
+    gone = "".join("f" if s.forfeited else "-" for s in seats)
+    deadlines = ",".join(s.deadline.isoformat() if s.deadline else "" for s in seats)
+    return f"{game.status}.{seat_count}.{gone}.{zlib.crc32(deadlines.encode()):08x}"
 
 
 @require_safe

@@ -177,6 +177,26 @@ def test_extending_a_deadline_moves_it_back(mod_client, game):
     assert ModerationAction.objects.get().action == Kind.DEADLINE_EXTEND
 
 
+def test_an_open_game_page_shows_a_moderators_extension_and_pause_without_a_move(moderator, client, game):
+    """The page's poll must notice a deadline that moved with no move made, or its clocks stay wrong."""
+    mover = game.seats.get(position=game.to_act[0])
+    client.force_login(mover.user)
+    hx = {"HTTP_HX_REQUEST": "true"}
+    poll = reverse("games:poll", args=[game.pk])
+    for change in (
+        lambda: services.deadline_extend(moderator=moderator, game_id=game.pk, by=timedelta(days=9), reason="x"),
+        lambda: services.clocks_pause(moderator=moderator, game_id=game.pk, until=timezone.now() + timedelta(days=40),
+                                      reason="x"),
+    ):
+        cursor = client.get(reverse("games:detail", args=[game.pk])).context["cursor"]
+        assert client.get(poll, {"seq": game.last_seq, "v": cursor}, **hx).status_code == HTTPStatus.NO_CONTENT
+        change()
+        mover.refresh_from_db()
+        answer = client.get(poll, {"seq": game.last_seq, "v": cursor}, **hx)
+        assert answer.status_code == HTTPStatus.OK
+        assert mover.deadline.isoformat() in answer.content.decode()
+
+
 def test_pausing_the_clocks_pushes_deadlines_past_the_pause(mod_client, game):
     seat = game.seats.get(position=game.to_act[0])
     left = seat.deadline - timezone.now()
