@@ -145,6 +145,9 @@ def supply_piles(supply: list[dict[str, Any]], buyable: set[str]) -> str:
 
     A tag rather than a template loop: the supply is the board's largest
     part, drawn on every first view of a position and every move's answer.
+    A pile with a Buy button is one tab stop, the button (which shows the
+    card's text while focused, and is read as "Buy Silver"); a pile without
+    one keeps the card's own tab stop, so its text can still be read.
     """
     from django.utils.html import format_html, format_html_join
     from django.utils.translation import gettext as _
@@ -155,8 +158,12 @@ def supply_piles(supply: list[dict[str, Any]], buyable: set[str]) -> str:
         '<div class="pile">{}{}</div>',
         (
             (
-                card(pile["card"], count=pile["count"]),
-                format_html('<button type="submit" name="card" value="{}" class="buy">{}</button>', pile["card"], buy)
+                card(pile["card"], count=pile["count"], plain=pile["card"] in buyable),
+                format_html(
+                    '<button type="submit" name="card" value="{}" class="buy">{}'
+                    '<span class="visually-hidden"> {}</span></button>',
+                    pile["card"], buy, _card_name(pile["card"]),
+                )
                 if pile["card"] in buyable
                 else "",
             )

@@ -109,3 +109,31 @@ def test_after_play_all_treasures_by_keyboard_a_second_enter_does_not_end_the_tu
     game.refresh_from_db()
     assert game.to_act == [game.seats.get(user=mover).position], "a second Enter ended the turn"
     page.close()
+
+
+def test_tabbing_through_the_supply_stops_once_per_buyable_pile_and_shows_its_cards_text(browser, live_server):
+    """From the first Buy button, Tab goes to the next pile's Buy button (not to that pile's card first), the
+    focused pile's card text is shown, and Enter buys that card."""
+    game = make_game(UserFactory(), UserFactory(), kind="dominion", options={"kingdom": "First Game"})
+    mover = user_to_move(game)
+    page = browser.new_page()
+    sign_in(page, live_server, mover.username)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    if page.get_by_role("button", name="End Action phase").count():
+        page.get_by_role("button", name="End Action phase").click()
+        page.wait_for_selector("text=End Action phase", state="detached")
+    page.get_by_role("button", name="Play all Treasures").click()
+    page.wait_for_selector("text=Play all Treasures", state="detached")
+    buys = page.locator("#game-board .supply button.buy")
+    assert buys.count() >= 2
+    buys.nth(0).focus()
+    page.keyboard.press("Tab")
+    second = buys.nth(1).get_attribute("value")
+    assert page.evaluate("document.activeElement.value") == second
+    pile = page.locator("#game-board .pile", has=page.locator(f"button.buy[value='{second}']"))
+    assert pile.locator(".card-text").is_visible()
+    assert page.get_by_role("button", name=f"Buy {second}").count() == 1
+    page.keyboard.press("Enter")
+    page.wait_for_selector("text=Your turn", state="detached")
+    assert game.actions.filter(move={"act": "buy", "card": second}).exists()
+    page.close()

@@ -104,6 +104,26 @@ def test_buy_buttons_only_for_affordable_piles_and_play_buttons_only_in_hand(cli
     assert {c for c, k in COST.items() if k <= coins and c in services.state_at(game).supply} == buyable
 
 
+def test_a_pile_the_player_may_buy_is_one_tab_stop_its_buy_button_named_for_the_card(client, player, opponent):
+    """Keyboard users tab through the supply: a buyable pile is its button ("Buy Silver"), not the card and then
+    a button called "Buy"; a pile they cannot buy keeps the card's tab stop, to read its text."""
+    game = make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"})
+    mover = game.seats.get(position=services.state_at(game).current).user
+    client.force_login(mover)
+    client.post(reverse("games:move", args=[game.pk]), {"act": "play_treasures", "seq": game.last_seq})
+    page = html(client.get(reverse("games:detail", args=[game.pk])))
+    piles = re.findall(r'<div class="pile">(.*?)</div>', page, re.S)
+    assert piles
+    for pile in piles:
+        name = re.search(r'<span class="card-name">([^<]+)</span>', pile).group(1)
+        if 'class="buy"' in pile:
+            assert 'tabindex="0"' not in pile, pile
+            assert f'<span class="visually-hidden"> {name}</span></button>' in pile
+        else:
+            assert 'tabindex="0"' in pile, pile
+    assert any('class="buy"' in p for p in piles) and not all('class="buy"' in p for p in piles)
+
+
 def test_a_militia_victim_answers_with_checkboxes(client, player, opponent):
     game = make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"})
     rng = random.Random(5)
