@@ -6,6 +6,7 @@ import zoneinfo
 from functools import cache
 from typing import Any
 
+from allauth.account import forms as allauth_forms
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
@@ -77,3 +78,16 @@ class DeleteAccountForm(forms.Form):
         if not self.user.check_password(password):
             raise forms.ValidationError(_("That is not your password."))
         return password
+
+
+class LoginForm(allauth_forms.LoginForm):
+    """allauth's sign-in form with its login field named for what it takes ("Username or email").
+
+    allauth labels the field "Login" when both are accepted
+    (``ACCOUNT_LOGIN_METHODS``), a word new users did not read as "your
+    username or your email address" (walk-through report).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["login"].label = _("Username or email")

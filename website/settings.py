@@ -307,6 +307,7 @@ LOGOUT_REDIRECT_URL = "games:lobby"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 # Refuses banned users' sign-in with a page that says so.
 ACCOUNT_ADAPTER = "moderation.adapter.AccountAdapter"
+ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 # Confirming the address in the browser that signed up signs the user in: no second sign-in.

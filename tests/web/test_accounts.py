@@ -40,6 +40,11 @@ def test_sign_in_by_username_or_email(client, login):
     assert client.session["_auth_user_id"]
 
 
+def test_the_sign_in_field_says_it_takes_a_username_or_an_email(client):
+    page = client.get(reverse("account_login")).content.decode()
+    assert "Username or email" in page and ">Login" not in page
+
+
 def test_allauth_pages_use_the_site_layout(client):
     response = client.get(reverse("account_login"))
     assert response.status_code == HTTPStatus.OK
