@@ -580,7 +580,12 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_chat(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
-    """Post a chat message; HTMX gets the chat region, plain posts a redirect."""
+    """Post a chat message; HTMX gets the chat region, plain posts a redirect (or, refused, the page).
+
+    A refused plain post gets the whole page with the reason beside the chat
+    box and the text still in it, with the error status; the form's action
+    ends in ``#chat``, so the browser shows that part of the page.
+    """
     game, seat = get_game_for_user(request, game_id)
     form = ChatForm(request.POST)
     status = HTTPStatus.OK
@@ -595,15 +600,14 @@ def game_chat(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
             error, status = str(exc), HTTPStatus.TOO_MANY_REQUESTS
         except services.ServiceError as exc:
             error, status = str(exc), HTTPStatus.BAD_REQUEST
-    if not request.htmx:
-        if error:
-            messages.error(request, error)
+    if not request.htmx and not error:
         return redirect(f"{game.get_absolute_url()}#chat")
     context = _game_context(request, game, seat)
     context["chat_error"] = error
     # A refused message stays in the box, so a rate limit does not make the player retype it.
     context["chat_text"] = request.POST.get("text", "")[:500] if error else ""
-    return render(request, "games/game.html#chat", context, status=status)
+    template = "games/game.html#chat" if request.htmx else "games/game.html"
+    return render(request, template, context, status=status)
 
 
 @require_safe

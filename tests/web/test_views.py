@@ -540,6 +540,20 @@ def test_chat_refusals(client, game, player, outsider, settings):
     assert list(ChatMessage.objects.values_list("text", flat=True)) == ["one"]
 
 
+def test_a_refused_chat_line_without_javascript_shows_its_reason_beside_the_chat_box(client, game, player):
+    """Without JavaScript a refused line answers with the page itself, the reason in the chat region (where the
+    form's #chat sends the browser) and the text kept, not a redirect with the reason at the top of the page."""
+    client.force_login(player)
+    response = client.post(url("chat", game), {"text": "   "})
+    assert response.status_code == HTTPStatus.BAD_REQUEST
+    page = response.content.decode()
+    chat = page[page.index('id="game-chat"'):]
+    assert 'class="error" role="alert"' in chat
+    assert 'class="error" role="alert"' not in page[: page.index('id="game-chat"')]
+    assert f'action="{url("chat", game)}#chat"' in page
+    assert not ChatMessage.objects.exists()
+
+
 def test_chat_on_a_private_game_is_404_for_outsiders(client, player, opponent, outsider):
     private = make_game(player, opponent, private=True)
     client.force_login(outsider)
