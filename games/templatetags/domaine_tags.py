@@ -93,7 +93,8 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
             params["draft"] = draft_json(new_draft)
         if pick:
             params["pick"] = pick
-        return f"{draft_url}?{urlencode(params)}"
+        # Without JavaScript the link loads the whole page: the fragment keeps the board in view.
+        return f"{draft_url}?{urlencode(params)}#game-board"
 
     drawing = draw(after or view, targets=targets, draft=draft, link=lambda choice: link(draft, choice))
     if draft and after is None:

@@ -169,6 +169,9 @@ def test_a_placement_without_javascript(browser, live_server):
     page.locator("a.dm-target").first.click()
     page.wait_for_load_state()
     assert "/domaine/draft" in page.url
+    # ... scrolled to the board, not to the top of the page (where the status and players come first)
+    assert page.url.endswith("#game-board")
+    assert page.evaluate("document.getElementById('game-board').getBoundingClientRect().top") < 100
     page.locator("a.dm-target").first.click()
     page.wait_for_load_state()
     page.get_by_role("button", name="Confirm").click()
