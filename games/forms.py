@@ -212,4 +212,6 @@ GAME_FORMS: dict[str, type[GameOptionsForm]] = {"dominion": DominionGameForm, "d
 class ChatForm(forms.Form):
     """One chat line."""
 
-    text = forms.CharField(label=_("Message"), max_length=500, strip=True)
+    # "Required" would puzzle someone who typed only spaces (they are stripped).
+    text = forms.CharField(label=_("Message"), max_length=500, strip=True,
+                           error_messages={"required": _("Write something first.")})

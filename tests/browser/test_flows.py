@@ -117,7 +117,7 @@ def test_tabbing_through_the_supply_stops_once_per_buyable_pile_and_shows_its_ca
     shown, the button is named for its card, and Enter buys that card."""
     game = make_game(UserFactory(), UserFactory(), kind="dominion", options={"kingdom": "First Game"})
     mover = user_to_move(game)
-    page = browser.new_page()
+    page = browser.new_page(viewport={"width": 390, "height": 700})  # a phone: the supply is far below the status
     sign_in(page, live_server, mover.username)
     page.goto(f"{live_server.url}/games/{game.pk}/")
     if page.get_by_role("button", name="End Action phase").count():
@@ -152,4 +152,21 @@ def test_tabbing_through_the_supply_stops_once_per_buyable_pile_and_shows_its_ca
     page.keyboard.press("Enter")
     page.wait_for_selector("text=Your turn", state="detached")
     assert game.actions.filter(move={"act": "buy", "card": last}).exists()
+    # The Buy ended the turn and is gone: the focus is on the status, scrolled into view, not off-screen.
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'game-status'")
+    top = page.evaluate("document.getElementById('game-status').getBoundingClientRect().top")
+    assert 0 <= top < 700, top
+    page.close()
+
+
+def test_a_sign_up_refused_for_its_password_starts_at_the_password(browser, live_server):
+    page = browser.new_page()
+    page.goto(f"{live_server.url}/accounts/signup/")
+    page.fill("input[name=email]", "newcomer@example.com")
+    page.fill("input[name=username]", "newcomer")
+    page.fill("input[name=password1]", "abc")
+    page.fill("input[name=password2]", "abc")
+    page.click("main form button[type=submit]")
+    page.wait_for_selector(".errorlist")
+    assert page.evaluate("document.activeElement.name") == "password1"
     page.close()

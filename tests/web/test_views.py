@@ -548,7 +548,7 @@ def test_a_refused_chat_line_without_javascript_shows_its_reason_beside_the_chat
     assert response.status_code == HTTPStatus.BAD_REQUEST
     page = response.content.decode()
     chat = page[page.index('id="game-chat"'):]
-    assert 'class="error" role="alert"' in chat
+    assert 'class="error" role="alert">Write something first.</p>' in chat  # not "This field is required."
     assert 'class="error" role="alert"' not in page[: page.index('id="game-chat"')]
     assert f'action="{url("chat", game)}#chat"' in page
     assert not ChatMessage.objects.exists()
@@ -735,3 +735,12 @@ def test_a_deleted_players_name_leaves_the_cached_board_and_log_at_once(client, 
     user_delete(user=opponent)
     page = client.get(url("detail", game)).content.decode()
     assert "Zebediah" not in page
+
+
+def test_a_page_waiting_on_others_tells_a_reader_without_javascript_to_reload_it(client, game):
+    client.force_login(user_waiting(game))
+    page = client.get(url("detail", game)).content.decode()
+    hint = page[page.index("<noscript>"):page.index("</noscript>")]
+    assert f'<a href="{url("detail", game)}">Reload the page</a>' in hint
+    client.force_login(user_to_move(game))
+    assert "Reload the page" not in client.get(url("detail", game)).content.decode()

@@ -39,8 +39,19 @@
     var el = document.activeElement;
     if (!el || el === document.body) {
       var again = find(wanted);
-      if (again) again.focus({ preventScroll: true });
+      // The same control found again stays where the eye is; the status, when the pressed control is
+      // gone (a Buy that ended the turn), is scrolled into view, or the focus ring would be off-screen.
+      if (again) again.focus({ preventScroll: again.id !== "game-status" });
     }
     wanted = null;
+  });
+
+  // A form sent back with errors (sign-up, sign-in, settings): start at its first invalid field, else at its
+  // errors, rather than at the top of the page.
+  document.addEventListener("DOMContentLoaded", function () {
+    var bad = document.querySelector("main [aria-invalid=true]") || document.querySelector("main .errorlist");
+    if (!bad) return;
+    if (!bad.matches("input, select, textarea")) bad.setAttribute("tabindex", "-1");
+    bad.focus();
   });
 })();
