@@ -135,3 +135,22 @@ def test_work_deferred_by_a_view_that_raises_runs_before_the_error_goes_on(rf):
     with pytest.raises(RuntimeError):
         middleware(view)(rf.get("/"))
     assert ran == ["fan-out"]
+
+
+def test_work_deferred_by_a_view_served_over_asgi_runs_before_the_answer_leaves():
+    """An ASGI server never closes the response of a client that left while the view ran (Django's
+    ASGIHandler drops it), so a move made by a player who then closed the tab would never queue its
+    emails or the bot's turn: over ASGI the work runs at once, as it did before it was deferred."""
+    from django.http import HttpResponse
+    from django.test import AsyncRequestFactory
+
+    from ops.after_response import middleware
+
+    ran: list[str] = []
+
+    def view(request):
+        after_response(lambda: ran.append("fan-out"))
+        return HttpResponse(b"done")
+
+    middleware(view)(AsyncRequestFactory().post("/games/1/move"))
+    assert ran == ["fan-out"]
