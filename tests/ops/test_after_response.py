@@ -158,3 +158,32 @@ def test_work_deferred_by_a_view_served_over_asgi_runs_before_the_answer_leaves(
 
     middleware(view)(AsyncRequestFactory().post("/games/1/move"))
     assert ran == ["fan-out"]
+
+
+def test_a_sweep_run_from_a_page_queues_no_second_bot_task_for_the_bot_moves_it_made(player, queued, settings):
+    """Without beat a page request runs the sweep, whose late bot seat makes its moves there and then (in the
+    bot loop): each bot move's fan-out must see that loop, not queue another bot task once the page is sent."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import services
+    from games.models import Seat
+
+    settings.HERALD_SWEEP_ON_REQUEST = True
+    while True:  # the seats are shuffled: the person first, then the two bots back to back
+        game = services.game_create(creator=player, kind="counter", options={"target": 30}, players=3,
+                                    rated=False, private=False, time_per_move=services.TIME_CONTROLS[0],
+                                    bots=["first", "first"])
+        if game.seats.get(position=0).user_id == player.pk:
+            break
+    services.game_submit_move(game_id=game.pk, user=player, move={"act": "add", "n": 1}, expected_seq=0)
+    Seat.objects.filter(game=game, deadline__isnull=False).update(deadline=timezone.now() - timedelta(seconds=1))
+    queued.clear()
+    client = Client()
+    client.force_login(player)
+    client.get(reverse("games:lobby"))
+    game.refresh_from_db()
+    assert (game.last_seq, game.to_act) == (3, [0])  # both bots moved inside the request
+    assert [args for name, args in queued if name == "games.tasks.bot_moves"] == []
+    assert len([args for name, args in queued if name == "correspondence.tasks.send_notification"]) == 1
