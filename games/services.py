@@ -693,6 +693,10 @@ def _cache_and_fan_out(
     if settings.CELERY_TASK_ALWAYS_EAGER and bot_to_act is not False:
         # No broker: a bot's turn runs inline here, and the mover's answer shows it (games.views.game_move).
         fan_out()
+    elif autoplay.bot_loop_active():
+        # A bot loop run inside a request (the sweep, from a page) goes on by itself: deferred past the
+        # loop, its moves' fan-outs would each queue another bot task (after_move checks the loop).
+        fan_out()
     else:
         # Queueing emails and the bot's turn need not delay the mover's answer (ops.after_response).
         after_response(fan_out)

@@ -9,7 +9,10 @@ body before it calls the response's ``close()`` (PEP 3333), and Django's
 test client calls ``close()`` before it returns, so tests see the work done.
 
 Outside a request (Celery tasks, management commands) the work runs at
-once. Either way it runs in the same process, so nothing is lost that the
+once, and so it does for a request served over ASGI: Django's ASGI handler
+never closes the response of a client that disconnected while the view ran,
+so work deferred there would be lost (a move saved, its bot turn never
+queued). Either way it runs in the same process, so nothing is lost that the
 old on-commit call would have kept: a worker killed in between loses the
 same work a crash just after commit did, which the periodic sweep already
 repairs (the database, not the queue, says what is owed).
@@ -22,6 +25,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
 
+from django.core.handlers.wsgi import WSGIRequest
 from django.http import HttpRequest, HttpResponse
 
 log = logging.getLogger(__name__)
@@ -57,6 +61,9 @@ def middleware(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[
     """Collect :func:`after_response` work during the view; run it when the server closes the response."""
 
     def middleware(request: HttpRequest) -> HttpResponse:
+        if not isinstance(request, WSGIRequest):
+            # Over ASGI a response may never be closed (the client left): nothing is deferred.
+            return get_response(request)
         pending: list[Callable[[], Any]] = []
         token = _pending.set(pending)
         try:

@@ -73,11 +73,15 @@ def test_a_moves_your_move_email_is_queued_only_once_its_answer_has_been_sent(pl
 
 
 def test_a_bots_turn_is_queued_once_the_answer_to_the_move_before_it_has_been_sent(player, queued):
-    from games import services
+    from games import autoplay, services
 
     game = services.game_create(creator=player, kind="counter", options={"target": 10}, players=2, rated=False,
                                 private=False, time_per_move=services.TIME_CONTROLS[0], bots=["first"])
     game.refresh_from_db()
+    if game.seats.get(position=game.to_act[0]).bot:
+        # The seats are shuffled at the start: when the bot sits first, it moves first (its task is not run here).
+        autoplay.game_bot_moves(game_id=game.pk)
+        game.refresh_from_db()
     queued.clear()  # what starting the game queued
     _status, _body, response = served_move(game, 1)
     assert not any(name == "games.tasks.bot_moves" for name, _args in queued)
@@ -135,3 +139,51 @@ def test_work_deferred_by_a_view_that_raises_runs_before_the_error_goes_on(rf):
     with pytest.raises(RuntimeError):
         middleware(view)(rf.get("/"))
     assert ran == ["fan-out"]
+
+
+def test_work_deferred_by_a_view_served_over_asgi_runs_before_the_answer_leaves():
+    """An ASGI server never closes the response of a client that left while the view ran (Django's
+    ASGIHandler drops it), so a move made by a player who then closed the tab would never queue its
+    emails or the bot's turn: over ASGI the work runs at once, as it did before it was deferred."""
+    from django.http import HttpResponse
+    from django.test import AsyncRequestFactory
+
+    from ops.after_response import middleware
+
+    ran: list[str] = []
+
+    def view(request):
+        after_response(lambda: ran.append("fan-out"))
+        return HttpResponse(b"done")
+
+    middleware(view)(AsyncRequestFactory().post("/games/1/move"))
+    assert ran == ["fan-out"]
+
+
+def test_a_sweep_run_from_a_page_queues_no_second_bot_task_for_the_bot_moves_it_made(player, queued, settings):
+    """Without beat a page request runs the sweep, whose late bot seat makes its moves there and then (in the
+    bot loop): each bot move's fan-out must see that loop, not queue another bot task once the page is sent."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import services
+    from games.models import Seat
+
+    settings.HERALD_SWEEP_ON_REQUEST = True
+    while True:  # the seats are shuffled: the person first, then the two bots back to back
+        game = services.game_create(creator=player, kind="counter", options={"target": 30}, players=3,
+                                    rated=False, private=False, time_per_move=services.TIME_CONTROLS[0],
+                                    bots=["first", "first"])
+        if game.seats.get(position=0).user_id == player.pk:
+            break
+    services.game_submit_move(game_id=game.pk, user=player, move={"act": "add", "n": 1}, expected_seq=0)
+    Seat.objects.filter(game=game, deadline__isnull=False).update(deadline=timezone.now() - timedelta(seconds=1))
+    queued.clear()
+    client = Client()
+    client.force_login(player)
+    client.get(reverse("games:lobby"))
+    game.refresh_from_db()
+    assert (game.last_seq, game.to_act) == (3, [0])  # both bots moved inside the request
+    assert [args for name, args in queued if name == "games.tasks.bot_moves"] == []
+    assert len([args for name, args in queued if name == "correspondence.tasks.send_notification"]) == 1
