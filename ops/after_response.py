@@ -26,6 +26,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from django.core.handlers.wsgi import WSGIRequest
+from django.db import close_old_connections, connections
 from django.http import HttpRequest, HttpResponse
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,19 @@ def _run(pending: list[Callable[[], Any]]) -> None:
             log.exception("deferred work %r failed", fn)
 
 
+def _put_connections_away() -> None:
+    """End the database connections the deferred work used, as ``request_finished`` ends a request's.
+
+    ``close()`` ended the request (and put its connection away); the work
+    after it may have taken one again, which with CONN_MAX_AGE 0 or a pool
+    would otherwise stay checked out, idle, until the worker's next request.
+    Not inside a transaction: only a test's own (the test client does not end
+    its requests' connections either) can be open here.
+    """
+    if not any(conn.in_atomic_block for conn in connections.all(initialized_only=True)):
+        close_old_connections()
+
+
 def middleware(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[[HttpRequest], HttpResponse]:
     """Collect :func:`after_response` work during the view; run it when the server closes the response."""
 
@@ -81,6 +95,7 @@ def middleware(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[
                     close()
                 finally:
                     _run(pending)
+                    _put_connections_away()
 
             response.close = close_then_run  # type: ignore[method-assign]
         return response

@@ -34,6 +34,9 @@ SESSIONS = json.loads(Path(os.environ["HERALD_LOAD_SESSIONS"]).read_text())
 _next = itertools.count()
 #: Steps (tasks) of one visit before the keyboard passes to another player: about a minute at 3-7 s each.
 VISIT_TASKS = 12
+#: The players someone is at the keyboard as now (locust's users share this process): a new visit is never
+#: a player already being played, or two users would race on the same moves and count 409s as failures.
+_at_keyboard: set[int] = set()
 CSRF = "loadtestcsrftokenloadtestcsrftok"  # any 32 letters: Django compares cookie and header
 
 GAME_LINK = re.compile(r'href="/games/(\d+)/"')
@@ -54,17 +57,23 @@ class Player(FastHttpUser):
         """
         self.steps += 1
         if self.steps >= VISIT_TASKS:
-            self.visit(self.rng.choice(SESSIONS))
+            free = [s for s in SESSIONS if s["user_id"] not in _at_keyboard] or SESSIONS
+            self.visit(self.rng.choice(free))
         return self.rng.uniform(3, 7)
 
     def on_start(self) -> None:
         """Begin the first visit, as the next seeded player (so the first 32 visits are 32 different players)."""
         index = next(_next)
         self.rng = random.Random(index)
+        self.me: dict | None = None
         self.visit(SESSIONS[index % len(SESSIONS)])
 
     def visit(self, me: dict) -> None:
         """Sign in as ``me`` (a seeded session): the cookies and proxy headers every request sends; then the lobby."""
+        if self.me is not None:
+            _at_keyboard.discard(self.me["user_id"])
+        self.me = me
+        _at_keyboard.add(me["user_id"])
         host = self.host.split("://", 1)[1]
         self.headers = {
             "Cookie": f"sessionid={me['session']}; csrftoken={CSRF}",

@@ -187,3 +187,22 @@ def test_a_sweep_run_from_a_page_queues_no_second_bot_task_for_the_bot_moves_it_
     assert (game.last_seq, game.to_act) == (3, [0])  # both bots moved inside the request
     assert [args for name, args in queued if name == "games.tasks.bot_moves"] == []
     assert len([args for name, args in queued if name == "correspondence.tasks.send_notification"]) == 1
+
+
+def test_the_connection_the_deferred_work_took_is_put_away_as_the_request_put_away_its_own(
+    player, opponent, queued, settings
+):
+    """With CONN_MAX_AGE 0 (or a pool) a connection is held only while a request uses it; the fan-out after
+    the answer must not leave one checked out, idle, until the worker's next request."""
+    from django.db import connection
+
+    from tests.conftest import skip_missing_service
+
+    if connection.vendor != "postgresql":
+        skip_missing_service("PostgreSQL (set DATABASE_URL): Django never closes SQLite's in-memory test database")
+    assert connection.settings_dict["CONN_MAX_AGE"] == 0
+    game = make_game(player, opponent)
+    _status, _body, response = served_move(game, 2)
+    response.close()
+    assert queued  # the deferred work did read the outbox ...
+    assert connection.connection is None  # ... and its connection was closed again
