@@ -515,7 +515,16 @@ def test_a_game_logged_with_an_edge_named_larger_square_first_still_opens(client
     from django.core.cache import cache
 
     engine = get_engine("domaine")
-    game = bot_moves(domaine, until=at_step("play"))
+
+    def borders_playable(game, state):
+        # The game's seed is random: play on until the player to move holds a card that places borders.
+        if engine.view(state, None)["turn"]["step"] != "play":
+            return False
+        seat = engine.pending(state)[0].player
+        return any(a.kind == "borders" for c in engine.view(state, seat)["pending"][0]["params"]["playable"]
+                   for a in CARDS[c].actions)
+
+    game = bot_moves(domaine, until=borders_playable)
     seat = game.to_act[0]
     state = state_of(game)
     card, option = next(
