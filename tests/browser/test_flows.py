@@ -87,17 +87,23 @@ def test_a_keyboard_move_keeps_the_focus_on_the_board(browser, live_server):
     page.close()
 
 
-def test_after_play_all_treasures_by_keyboard_a_second_enter_does_not_end_the_turn(browser, live_server):
-    """The pressed button is gone after the swap; the focus must not land on "End turn", where the
-    player's next Enter would end the turn without buying (a new user's report)."""
+def dominion_treasure_step(browser, live_server, **page_options):
+    """A new Dominion game's first player, signed in on its page with the Action phase ended: (game, user, page)."""
     game = make_game(UserFactory(), UserFactory(), kind="dominion", options={"kingdom": "First Game"})
     mover = user_to_move(game)
-    page = browser.new_page()
+    page = browser.new_page(**page_options)
     sign_in(page, live_server, mover.username)
     page.goto(f"{live_server.url}/games/{game.pk}/")
     if page.get_by_role("button", name="End Action phase").count():
         page.get_by_role("button", name="End Action phase").click()
         page.wait_for_selector("text=End Action phase", state="detached")
+    return game, mover, page
+
+
+def test_after_play_all_treasures_by_keyboard_a_second_enter_does_not_end_the_turn(browser, live_server):
+    """The pressed button is gone after the swap; the focus must not land on "End turn", where the
+    player's next Enter would end the turn without buying (a new user's report)."""
+    game, mover, page = dominion_treasure_step(browser, live_server)
     page.get_by_role("button", name="Play all Treasures").focus()
     page.keyboard.press("Enter")
     page.wait_for_selector("text=Play all Treasures", state="detached")
@@ -115,14 +121,8 @@ def test_tabbing_through_the_supply_stops_once_per_buyable_pile_and_shows_its_ca
     """Tab from the first Buy button through the supply: every buyable pile is one stop, its Buy button (never
     its card as well); piles that cannot be bought keep their card's stop. The focused pile's card text is
     shown, the button is named for its card, and Enter buys that card."""
-    game = make_game(UserFactory(), UserFactory(), kind="dominion", options={"kingdom": "First Game"})
-    mover = user_to_move(game)
-    page = browser.new_page(viewport={"width": 390, "height": 700})  # a phone: the supply is far below the status
-    sign_in(page, live_server, mover.username)
-    page.goto(f"{live_server.url}/games/{game.pk}/")
-    if page.get_by_role("button", name="End Action phase").count():
-        page.get_by_role("button", name="End Action phase").click()
-        page.wait_for_selector("text=End Action phase", state="detached")
+    # A phone: the supply is far below the status.
+    game, mover, page = dominion_treasure_step(browser, live_server, viewport={"width": 390, "height": 700})
     page.get_by_role("button", name="Play all Treasures").click()
     page.wait_for_selector("text=Play all Treasures", state="detached")
     buys = page.locator("#game-board .supply button.buy")
