@@ -690,12 +690,10 @@ def _cache_and_fan_out(
     # The new position is cached at once: the other players' polls read it next.
     cache.set(key, blob, STATE_CACHE_TIMEOUT)
     fan_out = partial(after_move, game_id=game_id, seq=seq, since=since, bot_to_act=bot_to_act)
-    if settings.CELERY_TASK_ALWAYS_EAGER and bot_to_act is not False:
-        # No broker: a bot's turn runs inline here, and the mover's answer shows it (games.views.game_move).
-        fan_out()
-    elif autoplay.bot_loop_active():
-        # A bot loop run inside a request (the sweep, from a page) goes on by itself: deferred past the
-        # loop, its moves' fan-outs would each queue another bot task (after_move checks the loop).
+    if (settings.CELERY_TASK_ALWAYS_EAGER and bot_to_act is not False) or autoplay.bot_loop_active():
+        # At once: without a broker a bot's turn runs inline and the mover's answer shows it
+        # (games.views.game_move); a bot loop inside a request goes on by itself, and deferred past the
+        # loop its moves' fan-outs would each queue another bot task (after_move checks the loop).
         fan_out()
     else:
         # Queueing emails and the bot's turn need not delay the mover's answer (ops.after_response).

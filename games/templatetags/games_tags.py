@@ -162,6 +162,13 @@ def _log_tail_key(game: Any, viewer: int | None) -> str:
     return "herald:logtail:" + hashlib.sha256(parts.encode()).hexdigest()
 
 
+def _log_line(title: str, entry: Any) -> str:
+    """One log line (a ``selectors.LogEntry``) as its ``<li>``; ``title`` names the move number."""
+    from django.utils.html import format_html
+
+    return format_html('<li><span class="seq" title="{}">{}</span> {}</li>', title, entry.seq, entry.text)
+
+
 def _log_lines(game: Any, viewer: int | None, events: list[tuple[int, Any]], limit: int) -> list[str]:
     """The log's ``<li>`` lines, newest first, at most ``limit``, reusing those drawn for an earlier position.
 
@@ -174,7 +181,6 @@ def _log_lines(game: Any, viewer: int | None, events: list[tuple[int, Any]], lim
     (the snapshot keeps its last ``services.RECENT_EVENTS`` events).
     """
     from django.core.cache import cache
-    from django.utils.html import format_html
     from django.utils.translation import gettext as _
 
     from games.selectors import game_log
@@ -185,8 +191,7 @@ def _log_lines(game: Any, viewer: int | None, events: list[tuple[int, Any]], lim
     reuse = kept is not None and events and events[0][0] <= kept[0] <= seq
     title = _("Move number")
     new = game_log(game, viewer, events=events, limit=limit, after_seq=kept[0] if reuse else None)
-    lines = [format_html('<li><span class="seq" title="{}">{}</span> {}</li>', title, e.seq, e.text)
-             for e in reversed(new)]
+    lines = [_log_line(title, e) for e in reversed(new)]
     if reuse:
         lines = (lines + kept[1])[:limit]
     if kept is None or kept[0] < seq:
@@ -216,8 +221,7 @@ def log_entries(log: Any, game: Any = None, viewer: int | None = None, events: A
         lines = _log_lines(game, viewer, list(events), LOG_LIMIT)
     else:
         title = _("Move number")
-        lines = [format_html('<li><span class="seq" title="{}">{}</span> {}</li>', title, e.seq, e.text)
-                 for e in reversed(list(log or []))]
+        lines = [_log_line(title, e) for e in reversed(list(log or []))]
     if not lines:
         return format_html('<p class="empty">{}</p>', _("No moves yet."))
     return format_html('<ol class="log-entries">{}</ol>', mark_safe("".join(lines)))  # noqa: S308 - each line is format_html's
