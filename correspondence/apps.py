@@ -10,3 +10,9 @@ class CorrespondenceConfig(AppConfig):
 
     name = "correspondence"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        """Listen to the games' events (``correspondence.listeners``)."""
+        from correspondence import listeners  # it imports models, which load only after every app config
+
+        listeners.connect()

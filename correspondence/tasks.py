@@ -1,4 +1,4 @@
-"""Celery tasks for notifications and the periodic sweep: ids in, a service call, nothing else.
+"""Celery tasks for notifications and the periodic sweep, and queueing the outbox: ids in, a service call.
 
 Every task is acknowledged late (a worker that dies mid-task leaves it on
 the queue) and idempotent (the services lock the rows they change), so a
@@ -9,8 +9,18 @@ in the settings.
 from __future__ import annotations
 
 import smtplib
+from datetime import datetime
 
 from celery import shared_task
+from django.conf import settings
+
+from correspondence import outbox
+from correspondence import sweep as sweeping
+from correspondence.models import Notification
+from ops import queue
+
+Kind = Notification.Kind
+Status = Notification.Status
 
 #: Errors worth retrying: the mail server or the network had a bad moment.
 TRANSIENT_MAIL_ERRORS = (smtplib.SMTPException, OSError, ConnectionError, TimeoutError)
@@ -27,23 +37,41 @@ TRANSIENT_MAIL_ERRORS = (smtplib.SMTPException, OSError, ConnectionError, Timeou
     max_retries=8,
 )
 def send_notification(notification_id: int) -> bool:
-    """Send outbox row ``notification_id`` if it is still pending (``services.notification_send``)."""
-    from correspondence import services
-
-    return services.notification_send(notification_id=notification_id)
+    """Send outbox row ``notification_id`` if it is still pending (``outbox.notification_send``)."""
+    return outbox.notification_send(notification_id=notification_id)
 
 
 @shared_task(acks_late=True, ignore_result=True)
 def sweep() -> dict[str, int]:
-    """Timeouts, 80% warnings, expired open games and leftover outbox rows (``services.sweep``)."""
-    from correspondence import services
-
-    return services.sweep()
+    """Timeouts, 80% warnings, expired open games and leftover outbox rows (``correspondence.sweep.sweep``)."""
+    return sweeping.sweep()
 
 
 @shared_task(acks_late=True, ignore_result=True)
 def send_digests() -> int:
-    """Send the daily your-move digests (``services.digests_send_all``)."""
-    from correspondence import services
+    """Send the daily your-move digests (``outbox.digests_send_all``)."""
+    return outbox.digests_send_all()
 
-    return services.digests_send_all()
+
+def outbox_enqueue(*, game_id: int | None = None, since: datetime | None = None) -> int:
+    """Queue a send task for every pending row (of ``game_id``, or all). Call after commit.
+
+    ``since`` (UTC) limits it to rows created since then: after a move only
+    the rows that move wrote need a task, and older rows left pending (a
+    broker outage) are the sweep's job, so a move's cost does not grow with
+    the backlog. At most ``outbox.SWEEP_BATCH`` rows. Never raises for a broker
+    problem: the row stays pending and the sweep sends it later. Returns the
+    number of tasks queued.
+    """
+    rows = Notification.objects.filter(status=Status.PENDING)
+    if game_id is not None:
+        rows = rows.filter(game_id=game_id)
+    if since is not None:
+        rows = rows.filter(created__gte=since)
+    found = list(rows.order_by("pk").values_list("pk", "kind")[: outbox.SWEEP_BATCH])
+    # A "your move" waits a little: a player with the game open sees the move by
+    # the page's poll, which marks the seat seen, and then no email is needed.
+    delay = settings.HERALD_YOUR_MOVE_EMAIL_DELAY
+    return sum(
+        queue.enqueue(send_notification, pk, countdown=delay if kind == Kind.YOUR_MOVE else 0) for pk, kind in found
+    )

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
-from correspondence import services
+from correspondence import preferences, services
 from correspondence.forms import NotificationSettingsForm, VacationForm
 from correspondence.models import Notification
 from games.locking import LockTimeout
@@ -96,7 +96,7 @@ def vacation_end(request: AuthenticatedHttpRequest) -> HttpResponse:
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """GET: a page with one button; POST (that button, or the mail client): turn the emails off."""
     try:
-        signing.loads(token, salt=services.UNSUBSCRIBE_SALT)
+        signing.loads(token, salt=preferences.UNSUBSCRIBE_SALT)
     except signing.BadSignature:
         return render(request, "correspondence/unsubscribe.html", {"bad": True}, status=HTTPStatus.BAD_REQUEST)
     if request.method == "GET":

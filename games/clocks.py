@@ -11,16 +11,17 @@ game of four), each against its own deadline.
   is taken from the bank and ``Game.increment`` is added, capped at the
   starting bank.
 
-Vacations push a running deadline back by their length (see
-``correspondence.services.vacation_start``), and a clock that starts during
+Vacations (``correspondence``, asked through ``games.policy.away_until``)
+push a running deadline back by their length, and a clock that starts during
 a vacation starts when the vacation ends, so the bank is simply "deadline
 minus the moment the clock would start running again".
 
 Bot-played seats get a short deadline (``BOT_GRACE``) instead: if the task
 that should have moved them was lost, the sweep moves them then.
 
-Everything here is called by ``games.services`` with the game's row lock
-held, and writes only Seat clock fields. Times are aware UTC datetimes.
+Everything here is called with the game's row lock held (by the move path,
+the lifecycle, vacations and moderators), and writes only Seat clock fields
+and ``Game.deadline``. Times are aware UTC datetimes.
 """
 
 from __future__ import annotations
@@ -29,6 +30,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from django.db import transaction
+from django.utils import timezone
+
+from games import events, policy
+from games.fanout import on_commit_fan_out
+from games.locking import lock_game
 from games.models import Game, Seat
 
 if TYPE_CHECKING:
@@ -43,18 +50,11 @@ CLOCK_FIELDS = ["owes_move", "clock_started", "clock_seq", "deadline", "warn_at"
 
 
 def vacation_ends(user_ids: Iterable[int], now: datetime) -> dict[int, datetime]:
-    """Return ``{user id: end of their vacation}`` for those of ``user_ids`` on vacation at ``now``."""
-    from correspondence.models import Vacation
-
+    """Return ``{user id: when they are back}`` for those of ``user_ids`` away at ``now`` (``games.policy``)."""
     ids = {u for u in user_ids if u is not None}
     if not ids:
         return {}
-    out: dict[int, datetime] = {}
-    for user_id, end in Vacation.objects.filter(user_id__in=ids, start__lte=now, end__gt=now).values_list(
-        "user_id", "end"
-    ):
-        out[user_id] = max(end, out.get(user_id, end))
-    return out
+    return policy.away_until(ids, now)
 
 
 def allowance(game: Game, seat: Seat) -> timedelta:
@@ -160,8 +160,6 @@ def clocks_shift(user_id: int, delta: timedelta) -> int:
     Returns:
         How many seats were moved.
     """
-    from games.locking import lock_game
-
     moved = 0
     game_ids = sorted(
         Seat.objects.filter(
@@ -181,6 +179,60 @@ def clocks_shift(user_id: int, delta: timedelta) -> int:
         game.deadline = min((s.deadline for s in seats if s.deadline and not s.bot_played), default=None)
         game.save(update_fields=["deadline"])
     return moved
+
+
+def clocks_push_back(game: Game, by: timedelta, position: int | None = None) -> list[Seat]:
+    """Push the running deadlines (of seat ``position``, or of every seat) back by ``by``. Lock held.
+
+    A moderator's extension or pause: the seats' warnings move with them and
+    ``game.deadline`` is saved.
+
+    Returns:
+        The seats moved (none when no person's clock runs).
+    """
+    seats = list(game.seats.all())
+    moved = []
+    for seat in seats:
+        if seat.deadline is None or seat.bot_played or (position is not None and seat.position != position):
+            continue
+        seat.deadline += by
+        if seat.warn_at is not None:
+            seat.warn_at += by
+        moved.append(seat)
+    if moved:
+        Seat.objects.bulk_update(moved, ["deadline", "warn_at"])
+        game.deadline = min((s.deadline for s in seats if s.deadline and not s.bot_played), default=None)
+        game.save(update_fields=["deadline"])
+    return moved
+
+
+def clock_warn(*, seat_id: int, now: datetime) -> bool:
+    """Claim the 80% warning of ``seat_id``'s running clock and publish ``ClockRunningLow`` (once per clock).
+
+    Runs in its own transaction under the game's row lock; ``now`` is UTC.
+
+    Returns:
+        True if the warning was owed now (a person's seat whose ``warn_at`` had passed).
+
+    Raises:
+        LockTimeout: the game is busy (the next sweep tries again).
+    """
+    since = timezone.now()  # before the warning's outbox row is written
+    with transaction.atomic():
+        game_id = Seat.objects.filter(pk=seat_id).values_list("game_id", flat=True).first()
+        if game_id is None:
+            return False
+        game = lock_game(game_id)
+        seat = Seat.objects.get(pk=seat_id)
+        if seat.warn_at is None or seat.warn_at > now:
+            return False
+        seat.warn_at = None
+        seat.save(update_fields=["warn_at"])
+        if seat.bot_played or seat.user_id is None:
+            return False
+        events.publish(events.ClockRunningLow(game=game, seat=seat))
+        on_commit_fan_out(game, since=since, bot_to_act=False)
+    return True
 
 
 @dataclass(frozen=True, slots=True)

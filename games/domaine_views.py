@@ -28,7 +28,7 @@ from games.i18n import refusal_text
 from games.views import (
     MAX_MOVE_BYTES,
     AuthenticatedHttpRequest,
-    _game_context,
+    game_context,
     get_game_for_player,
     loads_plain_json,
 )
@@ -165,7 +165,7 @@ def domaine_draft(request: AuthenticatedHttpRequest, game_id: int) -> HttpRespon
             error, status, draft, targets = _("That move cannot be read."), HTTPStatus.BAD_REQUEST, None, None
         except services.IllegalMove as exc:
             error, status, targets = refusal_text(exc.reason, exc.code), HTTPStatus.UNPROCESSABLE_ENTITY, None
-    context = _game_context(request, game, seat)
+    context = game_context(request, game, seat)
     context.update(
         {
             "domaine_draft": draft,

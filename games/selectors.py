@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
+from games.errors import GameNotActive
 from games.models import Game, Seat
 
 if TYPE_CHECKING:
@@ -35,8 +36,9 @@ ROW_USER_FIELDS = ("user__id", "user__username", "user__display_name", "user__de
 def row_seats() -> Prefetch:
     """The prefetch of what a game row (``games_tags.game_row``) shows of its seats: in order, with players' names."""
     seat_fields = [f.name for f in Seat._meta.concrete_fields]
-    return Prefetch("seats", queryset=Seat.objects.select_related("user").only(*seat_fields, *ROW_USER_FIELDS)
-                    .order_by("position"))
+    return Prefetch(
+        "seats", queryset=Seat.objects.select_related("user").only(*seat_fields, *ROW_USER_FIELDS).order_by("position")
+    )
 
 
 def _row_columns(qs: QuerySet[Game]) -> QuerySet[Game]:
@@ -204,8 +206,15 @@ def game_log(
             text = describe(game.kind, shown, seat_names)
             if text:
                 seat = shown.get("player")
-                out.append(LogEntry(seq=seq, seat=seat if isinstance(seat, int) else -1,
-                                    name=names.get(seat, ""), text=text, move={}))
+                out.append(
+                    LogEntry(
+                        seq=seq,
+                        seat=seat if isinstance(seat, int) else -1,
+                        name=names.get(seat, ""),
+                        text=text,
+                        move={},
+                    )
+                )
         out.reverse()
         return out
     rows = list(game.actions.order_by("-seq").values_list("seq", "seat", "move")[:limit])
@@ -249,3 +258,43 @@ def describe_move(name: str, move: dict[str, Any]) -> str:
         return _("%(name)s chooses %(cards)s.") % {"name": name, "cards": ", ".join(map(str, cards))}
     details = ", ".join(f"{k}={v}" for k, v in move.items() if k != "act") if isinstance(move, dict) else ""
     return _("%(name)s: %(act)s %(details)s") % {"name": name, "act": act, "details": details}
+
+
+def game_record(game: Game) -> dict[str, Any]:
+    """Return a finished game as JSON-ready data: enough to replay it exactly.
+
+    Keys: ``kind``, ``engine_version``, ``options``, ``seed``, ``players``
+    (per seat: ``seat``, ``name``, ``user``/``bot``, ``rank``, ``score``,
+    ``forfeited``), ``moves`` (``seq``, ``player``, and the move's keys),
+    ``started``/``finished`` (ISO 8601, UTC).
+
+    Raises:
+        GameNotActive: the game has not finished (the seed is still secret).
+    """
+    if not game.is_finished:
+        raise GameNotActive(_("The record is available once the game has finished."))
+    seats = list(game.seats.select_related("user").order_by("position"))
+    return {
+        "kind": game.kind,
+        "engine_version": game.engine_version,
+        "options": game.options,
+        "seed": game.seed,
+        "players": [
+            {
+                "seat": s.position,
+                "name": str(s.name),
+                "user": s.user.username if s.user_id else None,
+                "bot": s.bot or None,
+                "rank": s.rank,
+                "score": s.score,
+                "forfeited": s.forfeited,
+            }
+            for s in seats
+        ],
+        "moves": [
+            {**move, "seq": seq, "player": seat}
+            for seq, seat, move in game.actions.order_by("seq").values_list("seq", "seat", "move")
+        ],
+        "started": game.started.isoformat() if game.started else None,
+        "finished": game.finished.isoformat() if game.finished else None,
+    }

@@ -1,35 +1,17 @@
-"""Celery tasks for games: ids in, a service call, nothing else.
-
-``enqueue`` is how the site queues any task after commit: it never raises
-for a broker problem (the work is also found by the periodic sweep), so a
-saved move is never answered with an error because Redis was away.
-"""
+"""Celery tasks for games, and the listener that queues the bots' turn: ids in, a service call, nothing else."""
 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
-from celery import Task, shared_task
+from celery import shared_task
+
+from games import autoplay, events
+from games.fanout import bot_loop_active
+from games.models import Game, Seat
+from ops import queue
 
 log = logging.getLogger(__name__)
-
-
-def enqueue(task: Task, *args: Any, countdown: float = 0) -> bool:
-    """Queue ``task(*args)`` (to run ``countdown`` seconds from now); log and return False if the broker refused it.
-
-    With eager Celery (no broker) the task runs here and now, countdown or
-    not; an exception it raises is logged, not raised, for the same reason.
-    """
-    try:
-        if countdown > 0:
-            task.apply_async(args, countdown=countdown)
-        else:
-            task.delay(*args)
-    except Exception:  # kombu.OperationalError, redis errors, or the task itself when eager
-        log.warning("could not run or queue %s%r; the sweep will pick it up", task.name, args, exc_info=True)
-        return False
-    return True
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -39,9 +21,26 @@ def bot_moves(game_id: int) -> int:
     Returns the number of moves made; queues a follow-up task if it stopped
     at its per-task limit.
     """
-    from games import autoplay
-
     made = autoplay.game_bot_moves(game_id=game_id)
     if made >= autoplay.BOT_MOVES_PER_TASK:
-        enqueue(bot_moves, game_id)
+        queue.enqueue(bot_moves, game_id)
     return made
+
+
+def bots_on_commit(event: events.ChangesCommitted) -> None:
+    """Queue ``bot_moves`` when a bot-played seat owes a decision after ``event``'s change.
+
+    Not inside the bots' own loop, which goes on by itself. Subscribed by
+    ``games.apps.GamesConfig.ready``.
+    """
+    if bot_loop_active():
+        return
+    bot_to_act = event.bot_to_act
+    if bot_to_act is None:
+        bot_to_act = (
+            Seat.objects.filter(game_id=event.game_id, game__status=Game.Status.ACTIVE, deadline__isnull=False)
+            .exclude(bot="")
+            .exists()
+        )
+    if bot_to_act:
+        queue.enqueue(bot_moves, event.game_id)

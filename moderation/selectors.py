@@ -87,6 +87,17 @@ def can_chat(user: User | None) -> bool:
     return not user_state(user).muted
 
 
+def restricts(user: User, action: str) -> bool:
+    """Whether moderation stops ``user`` from ``action`` (``games.policy``'s question).
+
+    A ban stops every action (``create``, ``join``, ``move``, ``chat``); a
+    mute stops ``chat``. Registered by ``ModerationConfig.ready``.
+    """
+    if action == "chat":
+        return not can_chat(user)
+    return is_banned(user)
+
+
 def request_state(request: HttpRequest) -> ModerationState:
     """The signed-in user's :class:`ModerationState` as this request's middleware read it.
 

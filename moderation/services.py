@@ -32,13 +32,13 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.selectors import can_receive_email
-from games import autoplay, clocks
-from games.engine.registry import get_engine
+from games import clocks, lifecycle
 from games.locking import lock_game
 from games.models import ChatMessage, Game, Seat
+from games.replay import engine_for, replay_states
 from moderation.models import HiddenMessage, ModerationAction, Notice, Report, Restriction
 from moderation.selectors import banned_user_ids, state_forget
-from ratings.services import rating_reverse, rating_update
+from ratings.services import rating_reverse
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -258,15 +258,7 @@ def game_abort(*, moderator: User, game_id: int, reason: str) -> Game:
         game = lock_game(game_id)
         if game.status == Game.Status.ABORTED:
             raise ModerationError(_("This game was already cancelled."))
-        was = game.status
-        seats = list(game.seats.all())
-        clocks.clocks_stop_all(seats)
-        Seat.objects.bulk_update(seats, clocks.CLOCK_FIELDS)
-        game.status = Game.Status.ABORTED
-        game.finished = game.finished or timezone.now()
-        game.to_act = []
-        game.deadline = None
-        game.save(update_fields=["status", "finished", "to_act", "deadline"])
+        was = lifecycle.game_abort_locked(game)
         reversed_ = rating_reverse(game=game) if was == Game.Status.FINISHED else []
         _record(
             moderator=moderator,
@@ -300,30 +292,16 @@ def game_adjudicate(*, moderator: User, game_id: int, ranks: Mapping[int, int], 
         ModerationError: the game is not running, or the ranks do not cover
             every seat with numbers from 1 to the number of seats.
     """
-    from correspondence import services as correspondence
-    from games.services import after_move
-
     _require(moderator, PERM_GAMES)
     with transaction.atomic():
         game = lock_game(game_id)
-        since = timezone.now()  # before the game-over rows are written
         if not game.is_active:
             raise ModerationError(_("Only a game in progress can be adjudicated."))
         seats = list(game.seats.all())
         if set(ranks) != {s.position for s in seats} or not all(1 <= r <= len(seats) for r in ranks.values()):
             raise ModerationError(_("Give every seat a rank from 1 to %(n)d.") % {"n": len(seats)})
-        clocks.clocks_stop_all(seats)
-        for seat in seats:
-            seat.rank = ranks[seat.position]
-        Seat.objects.bulk_update(seats, ["rank", *clocks.CLOCK_FIELDS])
-        game.status = Game.Status.FINISHED
-        game.finished = timezone.now()
-        game.to_act = []
-        game.deadline = None
-        game.save(update_fields=["status", "finished", "to_act", "deadline"])
-        correspondence.notify_game_over(game=game)
-        # As games.services._finish does: rated in the transaction that ends the game.
-        rating_update(game=game)
+        # Finished, emailed and rated as any game that ends (games.events.GameFinished).
+        lifecycle.game_adjudicate_locked(game, ranks)
         _record(
             moderator=moderator,
             action=Kind.GAME_ADJUDICATE,
@@ -340,15 +318,7 @@ def game_adjudicate(*, moderator: User, game_id: int, ranks: Mapping[int, int], 
                 )
             ),
         )
-        transaction.on_commit(partial(after_move, game_id=game.pk, seq=game.last_seq, since=since))
     return game
-
-
-def _forfeit_locked(game: Game, seat: Seat) -> None:
-    """Forfeit ``seat`` with the timeout rule's own code (ranked last; a bot or the end). Lock held."""
-
-    engine = get_engine(game.kind)
-    autoplay._forfeit(game, engine, seat, timezone.now(), by_moderator=True)
 
 
 def seat_forfeit(*, moderator: User | None, game_id: int, position: int, reason: str) -> Seat:
@@ -371,7 +341,8 @@ def seat_forfeit(*, moderator: User | None, game_id: int, position: int, reason:
         seat = game.seats.select_related("user").get(position=position)
         if seat.user_id is None or seat.forfeited:
             raise ModerationError(_("This seat cannot be forfeited."))
-        _forfeit_locked(game, seat)
+        # The timeout rule's own code: ranked last; a bot plays on, or the game ends.
+        lifecycle.seat_forfeit_locked(game, seat, timezone.now(), by_moderator=True)
         _record(
             moderator=moderator,
             action=Kind.SEAT_FORFEIT,
@@ -395,20 +366,9 @@ def seat_forfeit(*, moderator: User | None, game_id: int, position: int, reason:
 
 def _shift_clocks(game: Game, by: timedelta, position: int | None) -> list[int]:
     """Push running deadlines (of one seat, or all) back by ``by``; return the users concerned. Lock held."""
-    seats = list(game.seats.all())
-    moved = []
-    for seat in seats:
-        if seat.deadline is None or seat.bot_played or (position is not None and seat.position != position):
-            continue
-        seat.deadline += by
-        if seat.warn_at is not None:
-            seat.warn_at += by
-        moved.append(seat)
+    moved = clocks.clocks_push_back(game, by, position)
     if not moved:
         raise ModerationError(_("No clock of this game is running."))
-    Seat.objects.bulk_update(moved, ["deadline", "warn_at"])
-    game.deadline = min((s.deadline for s in seats if s.deadline and not s.bot_played), default=None)
-    game.save(update_fields=["deadline"])
     return [s.user_id for s in moved if s.user_id]
 
 
@@ -488,15 +448,13 @@ def game_full_log(*, moderator: User, game_id: int) -> FullLog:
         ModerationError: the game has not started, or the moderator plays in
             it while it runs (they would see their opponents' hands).
     """
-    from games.services import replay_states
-
     _require(moderator, PERM_HIDDEN)
     game = Game.objects.get(pk=game_id)
     if game.started is None:
         raise ModerationError(_("This game has not started yet."))
     if game.is_active and game.seats.filter(user=moderator).exists():
         raise ModerationError(_("You play in this game: another moderator must look at its hidden information."))
-    engine = get_engine(game.kind)
+    engine = engine_for(game)
     positions = replay_states(game)
     moves = [
         {"seq": seq, "seat": seat, "move": move, "events": [e.to_dict() for e in events]}

@@ -36,10 +36,11 @@ from django.conf import settings
 from django.db import transaction
 from openskill.models import PlackettLuce
 
+from games.models import Game, Seat
 from ratings.models import Rating, RatingChange
 
 if TYPE_CHECKING:
-    from games.models import Game, Seat
+    from games.events import GameFinished
 
 __all__ = [
     "Belief",
@@ -127,7 +128,6 @@ def game_is_rateable(game: Game, seats: Sequence[Seat]) -> bool:
     never count. A seat that forfeited on time and was then played out by a
     bot (``bot`` set, ``user`` kept) is still its person's, and counts.
     """
-    from games.models import Game
 
     return (
         game.rated
@@ -219,12 +219,17 @@ def _change_row(game: Game, c: _Change) -> RatingChange:
     )
 
 
+def rating_on_finish(event: GameFinished) -> None:
+    """Listener of ``games.events.GameFinished``: :func:`rating_update` the game, in its transaction."""
+    rating_update(game=event.game)
+
+
 def rating_update(*, game: Game) -> list[RatingChange]:
     """Rate a finished game: update every seat's Rating and record a RatingChange each.
 
     Call it inside the transaction that finishes the game, with the game row
     locked and the seats' ``rank``/``forfeited`` already saved (that is what
-    ``games.services._finish`` does), so the result and the ratings commit
+    ``games.turns.finish`` does, publishing ``GameFinished``), so the result and the ratings commit
     together or not at all. The players' Rating rows are locked
     (``select_for_update``, in primary-key order, so two games sharing
     players cannot deadlock).
@@ -240,7 +245,6 @@ def rating_update(*, game: Game) -> list[RatingChange]:
     Returns:
         The game's RatingChange rows, in seat order.
     """
-    from games.models import Seat
 
     with transaction.atomic():
         seats = list(Seat.objects.filter(game=game).order_by("position"))
@@ -306,8 +310,6 @@ class RecomputeReport:
 def _rateable_games(kinds: Iterable[str] | None) -> Iterable[tuple[Game, list[Seat]]]:
     """Yield ``(game, seats)`` for every rateable game, in the order they finished."""
     from django.db.models import Prefetch
-
-    from games.models import Game, Seat
 
     qs = Game.objects.filter(status=Game.Status.FINISHED, rated=True, finished__isnull=False)
     if kinds is not None:

@@ -228,7 +228,7 @@ def test_each_email_kind(language, kind):
     game = make_game(ann, bo, kind="dominion", options={"kingdom": "First Game"})
     data = {"position": 1, "game_over": False, "from": bo.pk, "text": "hi"}
     n = Notification(user=ann, game=game, kind=kind, seq=game.last_seq, data=data)
-    message = outbox._message(ann, outbox._content(n), kind)
+    message = outbox.message_for(ann, outbox.content_for(n), kind)
     html = message.alternatives[0][0]
     labels = EMAIL_LABELS[language]
     for part in (message.subject, message.body, html):
@@ -251,7 +251,7 @@ def test_the_digest_email(language, monkeypatch):
         Notification.objects.create(
             user=ann, game=g, kind=Notification.Kind.YOUR_MOVE, seq=g.last_seq, status=Notification.Status.DIGEST
         )
-    monkeypatch.setattr(outbox, "_still_your_move", lambda n: True)
+    monkeypatch.setattr("correspondence.outbox._still_your_move", lambda n: True)
     assert outbox.digest_send(user_id=ann.pk)
     (message,) = mail.outbox
     assert ("2 場遊戲在等你行動" if language == "zh-hant" else "2 场游戏在等你行动") in message.subject

@@ -34,7 +34,7 @@ def queued(monkeypatch: pytest.MonkeyPatch, settings: object) -> list[tuple[str,
         sent.append((task.name, args))
         return True
 
-    monkeypatch.setattr("games.tasks.enqueue", enqueue)
+    monkeypatch.setattr("ops.queue.enqueue", enqueue)
     return sent
 
 

@@ -30,7 +30,7 @@ CHECK = textwrap.dedent(
     import django
     django.setup()
     from django.test import Client
-    from games import services
+    from games.replay import replay
     from games.engine.registry import get_engine
     from games.models import Game
 
@@ -38,7 +38,7 @@ CHECK = textwrap.dedent(
     finished = running = 0
     for game in Game.objects.prefetch_related("seats").order_by("pk"):
         engine = get_engine(game.kind)
-        state = services._replay(game, engine).state
+        state = replay(game, engine).state
         seats = sorted(game.seats.all(), key=lambda s: s.position)
         if game.status == "finished":
             finished += 1

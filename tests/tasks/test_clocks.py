@@ -110,7 +110,7 @@ def test_the_80_percent_warning_is_sent_once_per_move(users, commit):
 
 def test_one_busy_game_does_not_keep_the_sweep_from_warning_the_others(users, commit, monkeypatch):
     """A game whose row another request holds (LockTimeout) is skipped this minute, not the whole step."""
-    from games import locking
+    from games import clocks, locking
 
     busy, calm = new_game(users[0], users[1]), new_game(users[2], users[3])
     real_lock = locking.lock_game
@@ -120,13 +120,13 @@ def test_one_busy_game_does_not_keep_the_sweep_from_warning_the_others(users, co
             raise locking.LockTimeout(f"game {game_id} is busy")
         return real_lock(game_id, **kwargs)
 
-    monkeypatch.setattr(locking, "lock_game", lock_game)
+    monkeypatch.setattr(clocks, "lock_game", lock_game)
     with later(DAY * 0.81), commit():
         counts = outbox.sweep()
     assert counts["warnings"] == 1
     warned = [m.to for m in mail.outbox if "running out of time" in m.subject]
     assert warned == [[to_move(calm).email]]
-    monkeypatch.setattr(locking, "lock_game", real_lock)
+    monkeypatch.setattr(clocks, "lock_game", real_lock)
     with later(DAY * 0.82), commit():
         assert outbox.sweep()["warnings"] == 1  # the busy one, once free
 

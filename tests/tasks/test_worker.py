@@ -18,6 +18,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from correspondence import services as outbox
+from correspondence import sweep as correspondence_sweep
 from correspondence.models import Notification
 from correspondence.tasks import send_notification, sweep
 from games.models import Game
@@ -71,7 +72,7 @@ def test_a_lost_broker_before_commit_still_delivers_exactly_one_email(users, mon
     settle()
     assert mail.outbox == []
     assert Notification.objects.filter(status="pending").count() == 1
-    monkeypatch.setattr(outbox, "OUTBOX_GRACE", timedelta(0))
+    monkeypatch.setattr(correspondence_sweep, "OUTBOX_GRACE", timedelta(0))
     sweep.delay()
     sweep.delay()
     wait_for(lambda: len(mail.outbox) >= 1)

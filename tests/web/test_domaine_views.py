@@ -19,6 +19,7 @@ from games.engine.registry import get_engine
 from games.eventtext_domaine import card_name
 from games.locking import lock_game
 from games.models import Action, Game
+from games.moves import apply_move
 from tests.conftest import make_game, user_to_move, user_waiting
 from tests.factories import UserFactory
 
@@ -147,7 +148,7 @@ def bot_moves(game: Game, *, until=lambda g, state: False, limit: int = 1000) ->
         seat = engine.pending(state)[0].player
         move = engine.bots["greedy"](engine.player_view(state, seat), rng)
         with transaction.atomic():
-            services._do_move(lock_game(game.pk), seat, move)
+            apply_move(lock_game(game.pk), seat, move)
     game.refresh_from_db()
     return game
 

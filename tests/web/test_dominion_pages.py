@@ -261,7 +261,9 @@ def test_a_log_whose_kept_lines_are_older_than_the_events_in_hand_is_drawn_afres
     their last visit cannot be extended without a gap; the log is drawn from the events in hand instead."""
     from django.core.cache import cache
 
-    monkeypatch.setattr(services, "RECENT_EVENTS", 30)
+    from games import replay
+
+    monkeypatch.setattr(replay, "RECENT_EVENTS", 30)
     game = make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"})
     game = play_with_bots(game, 4)
     client.force_login(player)

@@ -88,8 +88,8 @@ def test_a_turn_email_has_a_heading_a_button_and_the_unsubscribe_link():
     ann, bo = UserFactory(), UserFactory()
     game = make_game(ann, bo, kind="dominion", options={"kingdom": "First Game"})
     n = Notification(user=ann, game=game, kind=Notification.Kind.YOUR_MOVE, seq=game.last_seq, data={})
-    content = outbox._content(n)
-    message = outbox._message(ann, content, Notification.Kind.YOUR_MOVE)
+    content = outbox.content_for(n)
+    message = outbox.message_for(ann, content, Notification.Kind.YOUR_MOVE)
     html = html_of(message)
     assert heading(html) == content["subject"]
     assert button_links(html) == [f"https://herald.example/games/{game.pk}/"]

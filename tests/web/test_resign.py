@@ -77,9 +77,9 @@ def test_after_resigning_the_page_offers_no_more_moves(client, player, opponent)
     client.get(reverse("games:detail", args=[game.pk]))
     assert b'name="move"' in client.get(reverse("games:detail", args=[game.pk])).content
     with pytest.MonkeyPatch.context() as mp:
-        from games import services
+        from games import fanout
 
-        mp.setattr(services, "after_move", lambda **kwargs: None)  # keep the bot from moving the seat on
+        mp.setattr(fanout, "after_move", lambda **kwargs: None)  # keep the bot from moving the seat on
         resign(client, game)
     game.refresh_from_db()
     assert game.seats.get(user=mover).forfeited

@@ -1,0 +1,154 @@
+"""The emails' words: each outbox row's subject and lines, rendered in the recipient's language and time zone.
+
+Nothing here sends or writes: ``correspondence.outbox`` decides what is
+owed and hands the message to the mail backend.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from correspondence.models import Notification
+from correspondence.preferences import unsubscribe_token
+from games.i18n import game_title
+from games.models import Game
+
+Kind = Notification.Kind
+
+
+def game_title_of(game: Game) -> str:
+    """The game's title as the emails name it (in the active language)."""
+    return game_title(game)
+
+
+def absolute(path: str) -> str:
+    """``path`` as an absolute URL on ``settings.SITE_URL`` (emails have no request)."""
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def _when(dt: datetime | None) -> str:
+    """Format ``dt`` in the active time zone and language."""
+    if dt is None:
+        return ""
+    return date_format(timezone.localtime(dt), "DATETIME_FORMAT")
+
+
+def content_for(n: Notification) -> dict[str, Any]:
+    """Subject, lines and game links of ``n``'s email, in the recipient's language and time zone."""
+    with translation.override(n.user.language or settings.LANGUAGE_CODE), timezone.override(zone_of(n.user)):
+        return _content_lines(n)
+
+
+def _content_lines(n: Notification) -> dict[str, Any]:
+    """``content_for`` without switching language and zone (the caller did)."""
+    game = n.game
+    title = game_title_of(game)
+    seats = list(game.seats.select_related("user").order_by("position"))
+    mine = next((s for s in seats if s.user_id == n.user_id), None)
+    others = _(", ").join(str(s.name) for s in seats if s.user_id != n.user_id)
+    lines: list[str] = []
+    if n.kind == Kind.YOUR_MOVE:
+        subject = _("Your move in %(game)s") % {"game": title}
+        lines.append(_("It is your move in %(game)s (with %(others)s).") % {"game": title, "others": others})
+        if mine and mine.deadline:
+            lines.append(_("Move before %(when)s.") % {"when": _when(mine.deadline)})
+    elif n.kind == Kind.GAME_STARTED:
+        subject = _("%(game)s has started") % {"game": title}
+        lines.append(_("%(game)s has started, with %(others)s.") % {"game": title, "others": others})
+        if mine and mine.owes_move:
+            lines.append(_("You move first."))
+    elif n.kind == Kind.GAME_OVER:
+        subject = _("%(game)s is over") % {"game": title}
+        lines.append(_("%(game)s is over. The result:") % {"game": title})
+        for s in sorted(seats, key=lambda s: (s.rank or 99, s.position)):
+            line = _("%(rank)s. %(name)s") % {"rank": s.rank or "–", "name": s.name}
+            if s.score is not None:
+                line += " " + _("(%(score)d points)") % {"score": s.score}
+            if s.resigned:
+                line += " " + _("(resigned)")
+            elif s.forfeited_by_moderator:
+                line += " " + _("(forfeited by a moderator)")
+            elif s.forfeited:
+                line += " " + _("(ran out of time)")
+            lines.append(line)
+    elif n.kind == Kind.TIME_LOW:
+        subject = _("You are running out of time in %(game)s") % {"game": title}
+        lines.append(
+            _("Your time for this move in %(game)s runs out at %(when)s.")
+            % {"game": title, "when": _when(mine.deadline if mine else None)}
+        )
+    elif n.kind == Kind.TIMED_OUT:
+        late = next((s for s in seats if s.position == n.data.get("position")), None)
+        name = late.user.shown_name if late and late.user_id else "?"
+        if n.data.get("resigned"):
+            subject = _("%(name)s resigned in %(game)s") % {"name": name, "game": title}
+            lines.append(_("%(name)s resigned in %(game)s.") % {"name": name, "game": title})
+        elif n.data.get("by_moderator"):
+            subject = _("A moderator forfeited %(name)s's seat in %(game)s") % {"name": name, "game": title}
+            lines.append(_("A moderator forfeited %(name)s's seat in %(game)s.") % {"name": name, "game": title})
+        else:
+            subject = _("%(name)s ran out of time in %(game)s") % {"name": name, "game": title}
+            lines.append(_("%(name)s ran out of time in %(game)s.") % {"name": name, "game": title})
+        if n.data.get("game_over"):
+            lines.append(_("The game is over."))
+        else:
+            lines.append(_("They are ranked last, and a bot plays their seat so that you can finish."))
+    elif n.kind == Kind.CANCELLED:
+        subject = _("%(game)s was cancelled") % {"game": title}
+        lines.append(_("Not enough players joined %(game)s in 14 days, so it was cancelled.") % {"game": title})
+    else:  # chat
+        author = next((s for s in seats if s.user_id == n.data.get("from")), None)
+        name = author.user.shown_name if author and author.user_id else "?"
+        subject = _("%(name)s wrote in %(game)s") % {"name": name, "game": title}
+        lines.append(_("%(name)s wrote:") % {"name": name})
+        lines.append(str(n.data.get("text", "")))
+    return {"subject": subject, "lines": lines, "games": [(title, absolute(game.get_absolute_url()))]}
+
+
+def message_for(user: User, content: dict[str, Any], kind: str) -> EmailMultiAlternatives:
+    """Render an email (HTML and text) for ``user`` in their language and time zone."""
+    unsubscribe = absolute(reverse("correspondence:unsubscribe", kwargs={"token": unsubscribe_token(user, kind)}))
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        context = {
+            **content,
+            "user": user,
+            "unsubscribe_url": unsubscribe,
+            "settings_url": absolute(reverse("correspondence:settings")),
+            "kind_label": Kind(kind).label,
+            # No request here, so no i18n context processor: the HTML names its language itself.
+            "LANGUAGE_CODE": translation.get_language(),
+        }
+        text = render_to_string("correspondence/email/message.txt", context)
+        html = render_to_string("correspondence/email/message.html", context)
+        subject = "[Herald] " + " ".join(str(content["subject"]).split())
+    message = EmailMultiAlternatives(
+        subject,
+        text,
+        to=[user.email],
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            # RFC 8058: the mail client may unsubscribe with one POST, no page.
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
+    message.attach_alternative(html, "text/html")
+    return message
+
+
+def zone_of(user: User) -> zoneinfo.ZoneInfo:
+    """The user's time zone, UTC when unset or unknown."""
+    try:
+        return zoneinfo.ZoneInfo(user.time_zone or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")

@@ -1,0 +1,71 @@
+"""What correspondence does when something happens in a game (``games.events``).
+
+In the transaction (rows only, no I/O): owe the emails the event calls for
+as outbox rows. After commit: queue the rows the change wrote. Subscribed
+by ``CorrespondenceConfig.ready``, which also tells ``games`` who is on
+vacation (``games.policy``).
+"""
+
+from __future__ import annotations
+
+from correspondence import outbox
+from correspondence.tasks import outbox_enqueue
+from correspondence.vacations import vacation_ends
+from games import events, policy
+
+
+def on_game_started(event: events.GameStarted) -> None:
+    """Owe "game started" to everyone seated but whoever started it."""
+    outbox.notify_game_started(game=event.game, except_user_id=event.started_by_id)
+
+
+def on_decisions_owed(event: events.DecisionsOwed) -> None:
+    """Owe "your move" to each person whose clock just started."""
+    outbox.notify_your_move(game=event.game, seats=event.seats)
+
+
+def on_clock_running_low(event: events.ClockRunningLow) -> None:
+    """Owe "you are running out of time"."""
+    outbox.notify_time_low(game=event.game, seat=event.seat)
+
+
+def on_seat_forfeited(event: events.SeatForfeited) -> None:
+    """Owe the other players "X ran out of time" (or resigned, or was forfeited)."""
+    outbox.notify_timed_out(game=event.game, seat=event.seat, game_over=event.game_over)
+
+
+def on_game_finished(event: events.GameFinished) -> None:
+    """Owe every seated person "game over" with the result."""
+    outbox.notify_game_over(game=event.game)
+
+
+def on_game_cancelled(event: events.GameCancelled) -> None:
+    """Owe the creator of an open game that expired a note that it was cancelled.
+
+    A creator who cancels knows it; a moderator's abort is told by moderation itself.
+    """
+    if event.why == "expired":
+        outbox.notify_cancelled(game=event.game)
+
+
+def on_chat_posted(event: events.ChatPosted) -> None:
+    """Owe chat emails to the players who asked for them and are away."""
+    outbox.notify_chat(message=event.message)
+
+
+def on_changes_committed(event: events.ChangesCommitted) -> None:
+    """After commit: queue a send task for each outbox row the change wrote."""
+    outbox_enqueue(game_id=event.game_id, since=event.since)
+
+
+def connect() -> None:
+    """Subscribe every listener above and register the vacation source (idempotent)."""
+    events.subscribe(events.GameStarted, on_game_started)
+    events.subscribe(events.DecisionsOwed, on_decisions_owed)
+    events.subscribe(events.ClockRunningLow, on_clock_running_low)
+    events.subscribe(events.SeatForfeited, on_seat_forfeited)
+    events.subscribe(events.GameFinished, on_game_finished)
+    events.subscribe(events.GameCancelled, on_game_cancelled)
+    events.subscribe(events.ChatPosted, on_chat_posted)
+    events.subscribe(events.ChangesCommitted, on_changes_committed)
+    policy.register_absence(vacation_ends)

@@ -1,0 +1,289 @@
+"""The notification outbox: which emails are owed, and sending each one at most once.
+
+The outbox pattern: the ``notify_*`` functions write ``Notification`` rows
+in the caller's transaction (they are called by ``correspondence.listeners``
+from the games' events: the move, the start, the timeout), so whether a
+message is owed is decided together with the event. After commit,
+``correspondence.tasks.outbox_enqueue`` queues one ``send_notification``
+task per pending row; ``correspondence.sweep`` (every minute, from Celery beat, or from the
+web process when there is no broker) sends whatever is left.
+:func:`notification_send` locks the row, re-checks that the message still
+makes sense, hands it to the mail backend and only then marks it sent, so
+a task run twice, or a task and the sweep together, send one email.
+
+Times are stored in UTC and shown in each recipient's time zone, in the
+recipient's language.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from accounts.models import Block
+from accounts.selectors import blockers_among, can_receive_email
+from correspondence.emails import absolute, content_for, game_title_of, message_for
+from correspondence.models import Notification, NotificationSettings
+from correspondence.preferences import settings_for
+from games.models import ChatMessage, Game, Seat
+
+log = logging.getLogger(__name__)
+
+Kind = Notification.Kind
+Status = Notification.Status
+
+#: After this many failed attempts a row is marked failed and left alone.
+MAX_ATTEMPTS = 10
+#: Rows one call queues, and one sweep sends (the next sweep does the rest).
+SWEEP_BATCH = 200
+#: A player counts as away from a game (for chat emails) after this long without opening it.
+CHAT_AWAY = timedelta(minutes=15)
+#: At most one chat email per player and game in this time.
+CHAT_EMAIL_GAP = timedelta(hours=1)
+
+
+def _notify(users: Iterable[Any], game: Game, kind: str, seq: int, data: dict[str, Any] | None = None) -> int:
+    """Write one pending row per user for this event; an existing row (same key) is kept.
+
+    Returns the number of rows written. Users are ids or User objects.
+    """
+    rows = [
+        Notification(user_id=getattr(u, "pk", u), game=game, kind=kind, seq=seq, data=data or {})
+        for u in {getattr(u, "pk", u) for u in users if u is not None}
+    ]
+    if not rows:
+        return 0
+    # The unique key (user, game, kind, seq) makes a repeated event a no-op.
+    Notification.objects.bulk_create(rows, ignore_conflicts=True)
+    return len(rows)
+
+
+def notify_your_move(*, game: Game, seats: Iterable[Seat]) -> None:
+    """Owe a "your move" to each of ``seats`` (their clock just started). Caller holds the lock."""
+    seats = [s for s in seats if s.user_id is not None and not s.bot_played]
+    for seat in seats:
+        _notify([seat.user_id], game, Kind.YOUR_MOVE, seat.clock_seq)
+
+
+def notify_game_started(*, game: Game, except_user_id: int | None = None) -> None:
+    """Owe a "game started" to every person seated at ``game`` but ``except_user_id`` (who started it)."""
+    people = game.seats.filter(bot="").exclude(user=None)
+    if except_user_id is not None:
+        people = people.exclude(user_id=except_user_id)
+    _notify(people.values_list("user_id", flat=True), game, Kind.GAME_STARTED, 0)
+
+
+def notify_game_over(*, game: Game) -> None:
+    """Owe a "game over" (with the result) to every person seated at ``game``, forfeited ones included."""
+    _notify(game.seats.exclude(user=None).values_list("user_id", flat=True), game, Kind.GAME_OVER, game.last_seq)
+
+
+def notify_timed_out(*, game: Game, seat: Seat, game_over: bool) -> None:
+    """Owe "a player timed out" (or resigned, or a moderator forfeited them) to the other people still playing.
+
+    The event's key is the forfeited seat's position, not the game's seq: a
+    seat forfeits once, and two seats may forfeit with no move between them.
+    """
+    others = game.seats.filter(bot="").exclude(user=None).exclude(pk=seat.pk).values_list("user_id", flat=True)
+    data = {
+        "position": seat.position,
+        "game_over": game_over,
+        "resigned": seat.resigned,
+        "by_moderator": seat.forfeited_by_moderator,
+    }
+    _notify(others, game, Kind.TIMED_OUT, seat.position, data)
+
+
+def notify_cancelled(*, game: Game) -> None:
+    """Owe the creator of ``game`` a note that it was cancelled for lack of players."""
+    _notify([game.creator_id], game, Kind.CANCELLED, 0)
+
+
+def notify_chat(*, message: ChatMessage) -> None:
+    """Owe a chat email to the game's players who asked for them and are away.
+
+    Away: their seat's page was not opened for ``CHAT_AWAY``; and at most one
+    chat email per player and game per ``CHAT_EMAIL_GAP``.
+    """
+    now = timezone.now()
+    seats = (
+        Seat.objects.filter(game_id=message.game_id, bot="", user__notification_settings__chat=True)
+        .exclude(user_id=message.user_id)
+        .filter(Q(last_seen__isnull=True) | Q(last_seen__lt=now - CHAT_AWAY))
+    )
+    recent = set(
+        Notification.objects.filter(
+            game_id=message.game_id, kind=Kind.CHAT, created__gte=now - CHAT_EMAIL_GAP
+        ).values_list("user_id", flat=True)
+    )
+    users = [uid for uid in seats.values_list("user_id", flat=True) if uid not in recent]
+    blockers = blockers_among(message.user, users)  # the page hides their chat from them; so must email
+    users = [uid for uid in users if uid not in blockers]
+    _notify(users, message.game, Kind.CHAT, message.pk, {"from": message.user_id, "text": message.text})
+
+
+def notify_time_low(*, game: Game, seat: Seat) -> None:
+    """Owe ``seat``'s player a "you are running out of time" for its running clock. Caller holds the lock."""
+    _notify([seat.user_id], game, Kind.TIME_LOW, seat.clock_seq)
+
+
+# ---------------------------------------------------------------------------
+# Sending
+
+
+def notification_send(*, notification_id: int) -> bool:
+    """Send one outbox row, at most once.
+
+    Locks the row; does nothing unless it is pending; marks it skipped when
+    the user turned the kind off or it no longer applies (the user already
+    moved, or opened the game after it became their move), moves it to the
+    daily digest when the user asked for one; otherwise renders the email in
+    the user's language and time zone, hands it to the mail backend and
+    marks it sent. A failure counts an attempt, keeps the row pending and
+    re-raises (the task retries with backoff).
+
+    Returns:
+        True if an email was handed to the backend now.
+
+    Raises:
+        Whatever the mail backend raises (``smtplib.SMTPException``, ``OSError``).
+    """
+    try:
+        with transaction.atomic():
+            n = (
+                Notification.objects.select_for_update()
+                .select_related("user", "game")
+                .filter(pk=notification_id, status=Status.PENDING)
+                .first()
+            )
+            if n is None:
+                return False
+            why_not = _skip_reason(n)
+            if why_not == "digest":
+                n.status = Status.DIGEST
+                n.save(update_fields=["status"])
+                return False
+            if why_not:
+                n.status, n.last_error = Status.SKIPPED, why_not
+                n.save(update_fields=["status", "last_error"])
+                return False
+            message_for(n.user, content_for(n), n.kind).send()
+            n.status, n.sent_at, n.attempts = Status.SENT, timezone.now(), n.attempts + 1
+            n.save(update_fields=["status", "sent_at", "attempts"])
+            return True
+    except Exception as exc:
+        Notification.objects.filter(pk=notification_id, status=Status.PENDING).update(
+            attempts=F("attempts") + 1, last_error=repr(exc)[:1000]
+        )
+        raise
+
+
+def _chat_withdrawn(n: Notification) -> bool:
+    """True if a chat email's message was hidden by a moderator, or its author blocked since."""
+    # A chat row's seq is the message's id; a hidden message has a moderation record.
+    author = (
+        ChatMessage.objects.filter(pk=n.seq, game_id=n.game_id, moderation_hidden__isnull=True)
+        .values_list("user_id", flat=True)
+        .first()
+    )
+    if author is None:
+        return True
+    return Block.objects.filter(blocker_id=n.user_id, blocked_id=author).exists()
+
+
+def _skip_reason(n: Notification) -> str:
+    """Why ``n`` should not be sent now ("digest" to hold it for the digest), or ""."""
+    user = n.user
+    if not user.email or not can_receive_email(user):
+        return "no active user with a verified email address"
+    prefs = settings_for(user)
+    if not prefs.wants(n.kind):
+        return "turned off by the user"
+    if n.kind == Kind.YOUR_MOVE:
+        if not _still_your_move(n):
+            return "no longer the user's move"
+        if n.seq == 0 and prefs.game_started:
+            return "covered by the game-started email"
+        if prefs.your_move == NotificationSettings.YourMove.DIGEST:
+            return "digest"
+    if n.kind == Kind.CHAT and _chat_withdrawn(n):
+        return "the message was hidden, or its author is blocked"
+    if n.kind == Kind.TIME_LOW and not _still_your_move(n):
+        return "no longer the user's move"
+    return ""
+
+
+def _still_your_move(n: Notification) -> bool:
+    """True while the user still owes the decision ``n`` is about and has not opened the game since."""
+    if n.game.status != Game.Status.ACTIVE:
+        return False
+    seat = Seat.objects.filter(game_id=n.game_id, user_id=n.user_id).first()
+    if seat is None or seat.bot_played or not seat.owes_move or seat.clock_seq != n.seq:
+        return False
+    return not (seat.last_seen and seat.clock_started and seat.last_seen >= seat.clock_started)
+
+
+# ---------------------------------------------------------------------------
+# Daily digest
+
+
+def digest_send(*, user_id: int) -> bool:
+    """Send ``user_id`` one email listing the games that still wait on them.
+
+    Takes every row held for the digest; those no longer relevant are
+    skipped, the rest marked sent after the backend accepted the email.
+
+    Returns:
+        True if an email was sent.
+    """
+    with transaction.atomic():
+        rows = list(
+            Notification.objects.select_for_update()
+            .select_related("user", "game")
+            .filter(user_id=user_id, status=Status.DIGEST)
+            .order_by("created")
+        )
+        if not rows:
+            return False
+        user = rows[0].user
+        live = [n for n in rows if _still_your_move(n) and settings_for(user).wants(n.kind)]
+        stale = [n.pk for n in rows if n not in live]
+        Notification.objects.filter(pk__in=stale).update(status=Status.SKIPPED, last_error="stale at digest time")
+        if not live:
+            return False
+        with translation.override(user.language or settings.LANGUAGE_CODE):
+            games = sorted({(game_title_of(n.game), absolute(n.game.get_absolute_url())) for n in live})
+            content = {
+                "subject": ngettext(
+                    "A game is waiting for your move", "%(n)d games are waiting for your move", len(games)
+                )
+                % {"n": len(games)},
+                "lines": [_("These games are waiting for your move:")],
+                "games": games,
+            }
+        message_for(user, content, Kind.YOUR_MOVE).send()
+        Notification.objects.filter(pk__in=[n.pk for n in live]).update(
+            status=Status.SENT, sent_at=timezone.now(), attempts=F("attempts") + 1
+        )
+    return True
+
+
+def digests_send_all() -> int:
+    """Send every user with rows held for the digest their digest. Returns emails sent."""
+    users = Notification.objects.filter(status=Status.DIGEST).values_list("user_id", flat=True).distinct()
+    sent = 0
+    for user_id in list(users):
+        try:
+            sent += digest_send(user_id=user_id)
+        except Exception:  # one bad address must not stop everyone's digest
+            log.exception("digest for user %s failed", user_id)
+    return sent

@@ -1,0 +1,102 @@
+"""The periodic sweep: everything that is due, whatever was lost on the way.
+
+Beat runs :func:`sweep` every minute (``correspondence.tasks.sweep``); without
+a broker, :func:`sweep_on_request` runs it from page requests. It applies
+the timeout rule, owes the 80% warnings, cancels open games nobody joined,
+and sends outbox rows left pending (the broker was down, a worker died):
+the database, not the queue, says what is owed.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.core.cache import cache
+from django.utils import timezone
+
+from correspondence import outbox
+from correspondence.models import Notification
+from games.autoplay import game_timeout
+from games.clocks import clock_warn
+from games.lifecycle import OPEN_GAME_LIFETIME, game_expire
+from games.models import Game, Seat
+from moderation.services import banned_seats_forfeit
+
+log = logging.getLogger(__name__)
+
+#: The sweep leaves rows younger than this to the task queued after commit.
+OUTBOX_GRACE = timedelta(minutes=1)
+#: Seconds between two sweeps run from web requests (no broker).
+REQUEST_SWEEP_INTERVAL = 30
+
+
+def sweep(now: datetime | None = None) -> dict[str, int]:
+    """Do everything that is due; safe to run as often as wanted, and twice at once.
+
+    In order: apply the timeout rule to every decision past its deadline
+    (an indexed query on ``Seat.deadline``), owe the 80% warnings
+    (``Seat.warn_at``), cancel open games older than 14 days, and send the
+    outbox rows left pending (the broker was down, a worker died).
+
+    Returns:
+        Counts per step, for logs and tests.
+    """
+    now = now or timezone.now()
+    counts = {"timeouts": 0, "warnings": 0, "expired": 0, "sent": 0, "failed": 0}
+    due = Seat.objects.filter(deadline__lte=now, game__status=Game.Status.ACTIVE).order_by("deadline")
+    for game_id, position in list(due.values_list("game_id", "position")[: outbox.SWEEP_BATCH]):
+        try:
+            counts["timeouts"] += game_timeout(game_id=game_id, position=position) is not None
+        except Exception:  # one broken game must not stop the others' clocks
+            log.exception("timeout of game %s seat %s failed", game_id, position)
+
+    warn = Seat.objects.filter(warn_at__lte=now, game__status=Game.Status.ACTIVE)
+    for seat_id in list(warn.values_list("pk", flat=True)[: outbox.SWEEP_BATCH]):
+        try:
+            counts["warnings"] += clock_warn(seat_id=seat_id, now=now)
+        except Exception:  # a busy game (LockTimeout) is warned by the next sweep; the others now
+            log.warning("warning of seat %s failed; the next sweep tries again", seat_id, exc_info=True)
+
+    stale = Game.objects.filter(status=Game.Status.OPEN, created__lte=now - OPEN_GAME_LIFETIME)
+    for game_id in list(stale.values_list("pk", flat=True)[: outbox.SWEEP_BATCH]):
+        try:
+            counts["expired"] += game_expire(game_id=game_id)
+        except Exception:
+            log.warning("expiry of game %s failed; the next sweep tries again", game_id, exc_info=True)
+
+    Notification.objects.filter(status=Notification.Status.PENDING, attempts__gte=outbox.MAX_ATTEMPTS).update(
+        status=Notification.Status.FAILED
+    )
+    left = Notification.objects.filter(status=Notification.Status.PENDING, created__lte=now - OUTBOX_GRACE).order_by(
+        "created"
+    )
+    for pk in list(left.values_list("pk", flat=True)[: outbox.SWEEP_BATCH]):
+        try:
+            counts["sent"] += outbox.notification_send(notification_id=pk)
+        except Exception:
+            counts["failed"] += 1
+            log.warning("notification %s could not be sent yet", pk, exc_info=True)
+    if any(counts.values()):
+        log.info("sweep: %s", counts)
+    return counts
+
+
+def sweep_on_request() -> None:
+    """Run :func:`sweep` from a web request when there is no Celery beat (no broker).
+
+    Only when ``settings.HERALD_SWEEP_ON_REQUEST`` is on (``make run``
+    without Redis), at most once per ``REQUEST_SWEEP_INTERVAL`` seconds per
+    cache. Never raises: the page matters more.
+    """
+    if not getattr(settings, "HERALD_SWEEP_ON_REQUEST", False):
+        return
+    if not cache.add("herald:request-sweep", 1, REQUEST_SWEEP_INTERVAL):
+        return
+    try:
+        sweep()
+        # Without beat, the moderators' forfeit of banned players' seats runs here too.
+        banned_seats_forfeit()
+    except Exception:
+        log.exception("sweep from a request failed")

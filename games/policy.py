@@ -1,0 +1,70 @@
+"""What games asks of the apps above it, without importing them.
+
+Two questions the rules of the site need answered while a game changes,
+whose answers live in apps that depend on ``games`` (so ``games`` must not
+import them):
+
+* Is this user restricted from an action? (``moderation``: a ban stops
+  ``create``, ``join`` and ``move``; a mute or a ban stops ``chat``.)
+* Until when is each of these users away? (``correspondence``: a vacation
+  stops a player's clocks.)
+
+Each app answers by registering a function in its ``AppConfig.ready``;
+with nothing registered, nobody is restricted and nobody is away (the
+engines' and services' own tests run that way).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+#: The actions a restriction may stop.
+ACTIONS = frozenset({"create", "join", "move", "chat"})
+
+Restriction = Callable[["User", str], bool]
+Absence = Callable[[Iterable[int], datetime], dict[int, datetime]]
+
+_restrictions: list[Restriction] = []
+_absences: list[Absence] = []
+
+
+def register_restriction(check: Restriction) -> None:
+    """Add ``check(user, action) -> bool`` (True: refused) to the restriction checks (idempotent)."""
+    if check not in _restrictions:
+        _restrictions.append(check)
+
+
+def register_absence(source: Absence) -> None:
+    """Add ``source(user_ids, now) -> {user_id: back_at}`` to the absence sources (idempotent)."""
+    if source not in _absences:
+        _absences.append(source)
+
+
+def is_restricted(user: User, action: str) -> bool:
+    """True if any registered check refuses ``user`` the ``action`` (one of :data:`ACTIONS`).
+
+    Raises:
+        ValueError: an unknown action.
+    """
+    if action not in ACTIONS:
+        raise ValueError(f"unknown action {action!r}")
+    return any(check(user, action) for check in _restrictions)
+
+
+def away_until(user_ids: Iterable[int], now: datetime) -> dict[int, datetime]:
+    """``{user_id: when they are back}`` for those of ``user_ids`` who are away at ``now`` (UTC).
+
+    When several sources answer for one user, the latest return wins.
+    """
+    ids = list(user_ids)
+    out: dict[int, datetime] = {}
+    for source in _absences:
+        for user_id, back in source(ids, now).items():
+            if user_id not in out or back > out[user_id]:
+                out[user_id] = back
+    return out

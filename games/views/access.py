@@ -1,0 +1,84 @@
+"""Who may see and play a game, as the views ask it; the request types the views take."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest
+from django.utils.translation import gettext as _
+from django_htmx.middleware import HtmxDetails
+
+from games import selectors
+from games.errors import LockTimeout
+from games.models import Game, Seat
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request that went through ``HtmxMiddleware``."""
+
+    htmx: HtmxDetails
+
+
+class AuthenticatedHttpRequest(HtmxHttpRequest):
+    """A request from a signed-in user (views decorated with ``login_required``)."""
+
+    user: User
+
+
+def get_game_for_user(request: HttpRequest, game_id: int) -> tuple[Game, Seat | None]:
+    """Return ``(game, the user's seat or None)`` if the user may watch the game.
+
+    Seats are prefetched with their users. Raises Http404 when the game does
+    not exist or is private to others, so private games do not reveal
+    themselves.
+    """
+    try:
+        game = Game.objects.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user"))).get(
+            pk=game_id
+        )
+    except Game.DoesNotExist:
+        raise Http404("No such game") from None
+    user = request.user if request.user.is_authenticated else None
+    if not selectors.can_view(game, user):
+        raise Http404("No such game")
+    return game, selectors.seat_for(game, user)
+
+
+def get_game_for_player(request: HttpRequest, game_id: int) -> tuple[Game, Seat]:
+    """Like ``get_game_for_user``, but raise PermissionDenied unless the user has a seat."""
+    game, seat = get_game_for_user(request, game_id)
+    if seat is None:
+        raise PermissionDenied(_("You are not playing in this game."))
+    return game, seat
+
+
+def busy_or(exc: Exception) -> str:
+    """The sentence for a refused request: the service's reason, or "try again" when the game was busy.
+
+    ``LockTimeout`` (another request held the game's row too long) is not a
+    refusal of the site's rules, and its text is not for players.
+    """
+    if isinstance(exc, LockTimeout):
+        return _("Please try again.")
+    return str(exc)
+
+
+def visible_game_light(request: HttpRequest, game_id: int) -> Game:
+    """The game with only the columns access needs (kind, privacy, creator); Http404 as ``get_game_for_user``.
+
+    The move path's access check: the move service reads the game again under
+    its lock, so the seats and players are not loaded here (a private game's
+    check queries its seats and invitations, as ``selectors.can_view`` does).
+    """
+    try:
+        game = Game.objects.only("id", "kind", "private", "creator_id").get(pk=game_id)
+    except Game.DoesNotExist:
+        raise Http404("No such game") from None
+    if not selectors.can_view(game, request.user if request.user.is_authenticated else None):
+        raise Http404("No such game")
+    return game

@@ -1,0 +1,140 @@
+"""The lobby, creating a game, and taking or giving up a seat."""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from correspondence.services import sweep_on_request
+from games import selectors, services
+from games.bots import engine_bots
+from games.engine.registry import get_engine
+from games.forms import GAME_FORMS
+from games.views.access import (
+    AuthenticatedHttpRequest,
+    HtmxHttpRequest,
+    busy_or,
+    get_game_for_player,
+    get_game_for_user,
+)
+
+
+@require_safe
+@never_cache
+def lobby(request: HtmxHttpRequest) -> HttpResponse:
+    """The home page: games to join, games waiting on you, your other games, recent results."""
+    sweep_on_request()
+    user = request.user if request.user.is_authenticated else None
+    invitations = list(selectors.my_invitations(user)) if user else []
+    invited = {g.pk for g in invitations}
+    context: dict[str, Any] = {
+        "invitations": invitations,
+        # An invitation is shown once, in its own list.
+        "open_games": [g for g in selectors.open_games(user) if g.pk not in invited],
+        "finished_games": list(selectors.recent_finished_games(user)),
+        "my_move_games": list(selectors.my_move_games(user)) if user else [],
+        "my_waiting_games": list(selectors.my_waiting_games(user)) if user else [],
+    }
+    return render(request, "games/lobby.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Show the new-game form of ``?kind=`` (default Dominion); on a valid POST create the game and go to it.
+
+    Each kind has its form in ``GAME_FORMS`` and may have its own page,
+    ``games/<kind>/new.html``, else ``games/new.html``.
+    """
+    kind = request.GET.get("kind") or "dominion"
+    form_class = GAME_FORMS.get(kind)
+    if form_class is None:
+        raise Http404("No such game")
+    bots = [b for b in form_class.offered_bots if b in _engine_bots(kind)]
+    form = form_class(request.POST or None, bots=bots)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = services.game_create(creator=request.user, **form.game_create_kwargs())
+        except services.InvalidOptions as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("Game created."))
+            return redirect("games:detail", game_id=game.pk)
+    status = HTTPStatus.BAD_REQUEST if request.method == "POST" else HTTPStatus.OK
+    return render(request, [f"games/{kind}/new.html", "games/new.html"], {"form": form, "kind": kind}, status=status)
+
+
+def _engine_bots(kind: str) -> dict[str, Any]:
+    try:
+        return engine_bots(get_engine(kind))
+    except KeyError:
+        return {}
+
+
+@login_required
+@require_POST
+def game_join(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
+    """Take a seat at an open game."""
+    get_game_for_user(request, game_id)
+    try:
+        game = services.game_join(game_id=game_id, user=request.user)
+    except services.ServiceError as exc:
+        messages.error(request, str(exc))
+    except services.LockTimeout as exc:
+        messages.error(request, busy_or(exc))
+    else:
+        messages.success(request, _("The game has started.") if game.is_active else _("You joined the game."))
+    return redirect("games:detail", game_id=game_id)
+
+
+@login_required
+@require_POST
+def game_leave(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
+    """Give up a seat at a game that has not started."""
+    get_game_for_player(request, game_id)
+    try:
+        services.game_leave(game_id=game_id, user=request.user)
+    except (services.ServiceError, services.LockTimeout) as exc:
+        messages.error(request, busy_or(exc))
+        return redirect("games:detail", game_id=game_id)
+    messages.success(request, _("You left the game."))
+    return redirect("games:lobby")
+
+
+@login_required
+@require_POST
+def game_cancel(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
+    """Cancel a game that has not started (its creator only)."""
+    get_game_for_user(request, game_id)
+    try:
+        services.game_cancel(game_id=game_id, user=request.user)
+    except (services.ServiceError, services.LockTimeout) as exc:
+        messages.error(request, busy_or(exc))
+        return redirect("games:detail", game_id=game_id)
+    messages.success(request, _("The game was cancelled."))
+    return redirect("games:lobby")
+
+
+@login_required
+@require_POST
+def game_resign(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
+    """Resign a running game: only with the form's confirmation box ticked (a resignation cannot be undone)."""
+    get_game_for_player(request, game_id)
+    if request.POST.get("confirm") != "1":
+        messages.error(request, _("Tick the box to confirm that you resign."))
+        return redirect("games:detail", game_id=game_id)
+    try:
+        services.game_resign(game_id=game_id, user=request.user)
+    except (services.ServiceError, services.LockTimeout) as exc:
+        messages.error(request, busy_or(exc))
+    else:
+        messages.success(request, _("You resigned this game."))
+    return redirect("games:detail", game_id=game_id)

@@ -1,0 +1,165 @@
+"""Reading a move from a request and making it."""
+
+from __future__ import annotations
+
+import json
+import math
+from http import HTTPStatus
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games import selectors, services
+from games.domaine_board import unconfirmed_empty_play
+from games.i18n import refusal_text
+from games.views.access import AuthenticatedHttpRequest, HtmxHttpRequest, busy_or, visible_game_light
+from games.views.page import game_context, render_live, render_page
+
+#: Per game kind: moves the page must have confirmed (``(move, POST) -> refusal or None``).
+MOVE_CONFIRMATIONS = {"domaine": unconfirmed_empty_play}
+#: Moves larger than this are refused before parsing (no real move comes close).
+MAX_MOVE_BYTES = 4000
+
+
+class MalformedMove(ValueError):
+    """The request does not carry a move and a seq in a shape we understand."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def loads_plain_json(raw: str) -> Any:
+    """Parse JSON a client sent, refusing what PostgreSQL's jsonb or UTF-8 cannot hold.
+
+    Refused (``ValueError``): invalid JSON, NaN and Infinity, nesting deep
+    enough to exhaust the parser, and strings with NUL or lone surrogates.
+    """
+    try:
+        value = json.loads(raw, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    _check_plain(value, depth=0)
+    return value
+
+
+def _check_plain(value: Any, depth: int) -> None:
+    if depth > 8:  # no move of either game nests more than two levels
+        raise ValueError("nested too deeply")
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ValueError("NUL in a string")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("not UTF-8 text") from None
+    elif isinstance(value, float) and not math.isfinite(value):
+        raise ValueError("not a finite number")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _check_plain(k, depth + 1)
+            _check_plain(v, depth + 1)
+    elif isinstance(value, list):
+        for v in value:
+            _check_plain(v, depth + 1)
+
+
+def parse_move(post: Any) -> tuple[dict[str, Any], int]:
+    """Return ``(move, expected_seq)`` from a move form.
+
+    The move is either JSON in a ``move`` field, or the fields ``act``,
+    ``card`` and ``cards`` (repeated) of the notation. ``seq`` is required.
+    A ``player`` key is dropped: the seat comes from the signed-in user.
+
+    Raises:
+        MalformedMove: missing or unreadable fields.
+    """
+    try:
+        seq = int(post.get("seq", ""))
+    except ValueError:
+        raise MalformedMove(_("The form lacks the position it was made for.")) from None
+    if not 0 <= seq < 2**31:  # the column's range; anything else is not a position we sent
+        raise MalformedMove(_("The form lacks the position it was made for."))
+    raw = post.get("move")
+    if raw:
+        if len(raw) > MAX_MOVE_BYTES:
+            raise MalformedMove(_("That move is too large."))
+        try:
+            move = loads_plain_json(raw)
+        except ValueError:
+            raise MalformedMove(_("That move is not valid JSON.")) from None
+        if not isinstance(move, dict) or not isinstance(move.get("act"), str):
+            raise MalformedMove(_("A move is an object with an 'act'."))
+        move.pop("player", None)
+        return move, seq
+    act = post.get("act", "")
+    if not act or len(act) > 40:
+        raise MalformedMove(_("Choose a move."))
+    move = {"act": act}
+    if post.get("card"):
+        move["card"] = post["card"][:40]
+    cards = post.getlist("cards") if hasattr(post, "getlist") else []
+    if act == "choose" or cards:
+        if len(cards) > 100:
+            raise MalformedMove(_("That move is too large."))
+        move["cards"] = [c[:40] for c in cards]
+    try:
+        _check_plain(move, depth=0)
+    except ValueError:
+        raise MalformedMove(_("That move cannot be read.")) from None
+    return move, seq
+
+
+@login_required
+@require_POST
+def game_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
+    """Make a move; answer HTMX with the live region, plain posts with a redirect.
+
+    Status codes: 200 (HTMX, applied), 302 (plain post, applied or stale),
+    400 malformed, 403 not your move, 409 stale or game not running,
+    422 refused by the rules (with the engine's reason).
+    """
+    game = visible_game_light(request, game_id)  # 404 for games the user may not see
+    try:
+        move, seq = parse_move(request.POST)
+        confirm = MOVE_CONFIRMATIONS.get(game.kind)
+        refusal = confirm(move, request.POST) if confirm else None
+        if refusal:
+            return _refused(request, game_id, refusal, HTTPStatus.UNPROCESSABLE_ENTITY)
+        result = services.game_submit_move(game_id=game_id, user=request.user, move=move, expected_seq=seq)
+    except MalformedMove as exc:
+        return _refused(request, game_id, str(exc), HTTPStatus.BAD_REQUEST)
+    except services.StaleMove:
+        message = _("The game moved on before your move arrived; here is the current position.")
+        if not request.htmx:
+            messages.warning(request, message)
+            return redirect("games:detail", game_id=game_id)
+        return render_live(request, game_id, error=message, status=HTTPStatus.CONFLICT)
+    except services.IllegalMove as exc:
+        return _refused(request, game_id, refusal_text(exc.reason, exc.code), HTTPStatus.UNPROCESSABLE_ENTITY)
+    except services.NotYourMove as exc:
+        return _refused(request, game_id, str(exc), HTTPStatus.FORBIDDEN)
+    except (services.GameNotActive, services.LockTimeout) as exc:
+        return _refused(request, game_id, busy_or(exc), HTTPStatus.CONFLICT)
+    if request.htmx:
+        if settings.CELERY_TASK_ALWAYS_EAGER and any(s.bot_played for s in result.seats):
+            # Tasks run inline (no broker): a bot may already have answered, after the commit.
+            return render_live(request, game_id)
+        # Drawn from what the move just committed: no second read of game, seats and state.
+        game = selectors.with_seats(result.game, result.seats)
+        seat = selectors.seat_for(game, request.user)
+        return render(request, "games/game.html#live", game_context(request, game, seat, snap=result.snapshot))
+    return redirect("games:detail", game_id=game_id)
+
+
+def _refused(request: HtmxHttpRequest, game_id: int, message: str, status: int) -> HttpResponse:
+    """Answer a refused move: the live region (HTMX) or the whole page, with ``message`` and ``status``."""
+    if request.htmx:
+        return render_live(request, game_id, error=message, status=status)
+    return render_page(request, game_id, error=message, status=status)

@@ -1,0 +1,258 @@
+"""The game page: its context, the cached fragments' keys, the poll and the chat."""
+
+from __future__ import annotations
+
+import zlib
+from functools import partial
+from http import HTTPStatus
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.functional import SimpleLazyObject
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST, require_safe
+
+from accounts.selectors import blocked_subquery
+from correspondence.services import sweep_on_request
+from games import selectors, services
+from games.forms import ChatForm
+from games.lifecycle import seat_seen
+from games.models import ChatMessage, Game, Seat
+from games.replay import Snapshot, engine_for
+from games.views.access import AuthenticatedHttpRequest, HtmxHttpRequest, get_game_for_user
+from moderation.selectors import is_moderator, request_state, with_hidden_flag
+
+#: How long a rendered board is kept (a new move makes a new key at once; this bounds a deploy's stale HTML).
+BOARD_CACHE_SECONDS = 300
+CHAT_SHOWN = 50
+
+
+def game_context(
+    request: HttpRequest, game: Game, seat: Seat | None, *, error: str = "", snap: Snapshot | None = None
+) -> dict[str, Any]:
+    """Everything ``games/game.html`` and its partials need, for this viewer.
+
+    ``view`` is ``engine.view(state, viewer)`` and the only game data the
+    templates get; ``viewer`` is the seat index, or None for spectators.
+    ``snap``: the game's snapshot at ``game.last_seq`` if the caller has it
+    (the move path), else read from the cache.
+    """
+    seats = list(game.seats.all())
+    viewer = seat.position if seat is not None else None
+    view: dict[str, Any] | None = None
+    events = None
+    if game.started is not None:
+        if snap is None:
+            snap = services.snapshot_at(game)
+        finished = game.status == Game.Status.FINISHED
+        # A finished game hides nothing (as its log and replay do).
+        view = engine_for(game).view(snap.state, viewer, reveal_all=finished)
+        events = snap.events
+        if finished and not view.get("game_over"):
+            # It ended off the board (resignations, timeouts): drawn as over, winners as the seats rank.
+            view["game_over"] = True
+            view["result"] = {**(view.get("result") or {}), "winners": [s.position for s in seats if s.rank == 1]}
+        if (seat is not None and seat.given_up) or not game.is_active:
+            # A bot plays this seat now: its former player still sees the hand, but has no move to make.
+            # Nor has anyone once the game is over: a forfeit ends it without the rules, whose view
+            # would still list the moves of the seat whose turn it was.
+            view["legal"] = []
+            view["decision"] = None
+
+    def chat_lines() -> list[ChatMessage]:
+        lines = list(_visible_chat(request, game).select_related("user").order_by("-created", "-pk")[:CHAT_SHOWN])
+        lines.reverse()
+        return lines
+
+    # Read only by what draws the chat: a move's answer and a poll's live region do not.
+    chat: Any = SimpleLazyObject(chat_lines)
+    user = request.user
+    return {
+        "game": game,
+        "seat": seat,
+        "seats": seats,
+        "viewer": viewer,
+        "view": view,
+        "my_move": seat is not None and game.is_active and viewer in game.to_act and not seat.given_up,
+        "waiting_on": [s for s in seats if s.position in game.to_act] if game.is_active else [],
+        # A bot answers within a second or two: poll faster while one is to act.
+        "poll_every": "1s" if game.is_active and any(s.bot for s in seats if s.position in game.to_act) else "5s",
+        # Built only when the log's cached fragment is missing (a new position, or another reader).
+        "log": SimpleLazyObject(partial(selectors.game_log, game, viewer, events=events)),
+        # What the log is drawn from, extending the lines drawn for the previous position (games_tags.log_entries).
+        "log_events": events,
+        "log_cache": _log_cache_key(game, viewer),
+        "chat": chat,
+        "chat_cursor": SimpleLazyObject(lambda: chat[-1].pk if chat else 0),
+        "chat_form": ChatForm(),
+        "can_chat": user.is_authenticated and not request_state(request).muted,
+        "can_join": (user.is_authenticated and game.is_open and seat is None and len(seats) < game.max_players),
+        "can_leave": game.is_open and seat is not None and game.creator_id != user.pk,
+        "can_cancel": game.is_open and user.is_authenticated and (game.creator_id == user.pk or user.is_staff),
+        "can_resign": game.is_active and seat is not None and not seat.given_up,
+        # Who else may take a seat at an invite-only game (the invitees themselves, the creator, staff see it).
+        "invitees": (
+            [i.user.shown_name for i in game.invitations.select_related("user").order_by("pk")]
+            if game.is_open and game.private
+            else []
+        ),
+        "board_template": [f"games/{game.kind}/board.html", "games/generic_board.html"],
+        "error": error,
+        "cursor": _cursor(game, len(seats)),
+        # The board is the costliest part of the page and depends only on these (its forms carry the
+        # session's CSRF token, so the session's secret is part of the key; without one, no caching).
+        "board_cache": _board_cache_key(request, game, viewer),
+        "board_cache_seconds": BOARD_CACHE_SECONDS,
+    }
+
+
+def _visible_chat(request: HttpRequest, game: Game) -> Any:
+    """The game's chat lines this viewer is shown (the page's list, and what its poll compares with)."""
+    chat_qs = ChatMessage.objects.filter(game=game)
+    # Lines a moderator hid stay in the table for the record; only moderators see them (marked).
+    if is_moderator(request.user):
+        chat_qs = with_hidden_flag(chat_qs)
+    else:
+        chat_qs = chat_qs.filter(moderation_hidden__isnull=True)
+    if request.user.is_authenticated:
+        # Chat from players the viewer blocked is hidden, for the viewer only.
+        chat_qs = chat_qs.exclude(user_id__in=blocked_subquery(request.user))
+    return chat_qs
+
+
+def _board_cache_key(request: HttpRequest, game: Game, viewer: int | None) -> str:
+    """What the rendered board depends on: what the log's does (``_log_cache_key``) and the CSRF secret.
+
+    Empty (no caching) while the request has no CSRF secret yet: the board's
+    forms would then carry a token of a secret the next request replaces.
+    """
+    secret = request.META.get("CSRF_COOKIE")
+    if not secret or game.started is None:
+        return ""
+    return f"{_log_cache_key(game, viewer)}:{secret}"
+
+
+def _log_cache_key(game: Game, viewer: int | None) -> str:
+    """What the log's text depends on: the position, whose eyes and the language (it has no form).
+
+    Forfeits (a timeout, a resignation) change the page without a move, so
+    the seats' forfeit flags are part of the key too, and so are the names
+    shown (a deleted account, a new display name). Seats come from the
+    prefetch, with their users: no query. (``{% cache %}`` hashes the key.)
+    """
+    seats = game.seats.all()
+    gone = "".join("f" if s.forfeited else "-" for s in seats)
+    names = "\x1f".join(str(s.name) for s in seats)
+    return f"{game.pk}:{game.last_seq}:{game.status}:{gone}:{viewer}:{get_language()}:{names}"
+
+
+def _cursor(game: Game, seat_count: int) -> str:
+    """What a poll compares to see whether the live region changed (besides seq).
+
+    A join changes the seat count; a forfeit (a resignation out of turn in a
+    game of 3-4) changes only the seats' forfeit flags; a moderator's
+    deadline extension or clock pause, or a vacation, changes only the
+    seats' deadlines, which the page's clocks show (a checksum of them keeps
+    the poll's URL short). Seats come from the prefetch: no query.
+    """
+    seats = game.seats.all()
+    gone = "".join("f" if s.forfeited else "-" for s in seats)
+    deadlines = ",".join(s.deadline.isoformat() if s.deadline else "" for s in seats)
+    return f"{game.status}.{seat_count}.{gone}.{zlib.crc32(deadlines.encode()):08x}"
+
+
+@require_safe
+@never_cache
+def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """The game page: status, board, log and chat; spectators get the public view."""
+    sweep_on_request()
+    game, seat = get_game_for_user(request, game_id)
+    # Opening the game counts as having seen "your move": no email for it then.
+    seat_seen(seat=seat)
+    return render(request, "games/game.html", game_context(request, game, seat))
+
+
+def render_live(request: HttpRequest, game_id: int, *, error: str = "", status: int = HTTPStatus.OK) -> HttpResponse:
+    """Render the ``live`` region (status, board, log) for this viewer, fresh from the database."""
+    game, seat = get_game_for_user(request, game_id)
+    return render(request, "games/game.html#live", game_context(request, game, seat, error=error), status=status)
+
+
+def render_page(request: HttpRequest, game_id: int, *, error: str, status: int) -> HttpResponse:
+    """Render the full game page with an error, for refused plain (non-HTMX) posts."""
+    game, seat = get_game_for_user(request, game_id)
+    return render(request, "games/game.html", game_context(request, game, seat, error=error), status=status)
+
+
+@require_safe
+def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
+    """Return 204 if nothing changed since ``?seq=N&v=...&chat=M``, else the changed regions.
+
+    ``seq`` is the last move seen, ``v`` the status cursor (a join changes the
+    page without a move), ``chat`` the last chat message id seen.
+    """
+    try:
+        seq = int(request.GET.get("seq", ""))
+        chat_seen = int(request.GET.get("chat", "0") or 0)
+    except ValueError:
+        return HttpResponseBadRequest(_("seq must be a number"))
+    game, seat = get_game_for_user(request, game_id)
+    # A page left open counts as seen: no "your move" email for a move the player watches arrive.
+    seat_seen(seat=seat)
+    cursor = request.GET.get("v")
+    live_changed = seq != game.last_seq or (cursor is not None and cursor != _cursor(game, len(game.seats.all())))
+    # Only lines this viewer is shown count: the page's cursor never reaches the others.
+    last_chat = _visible_chat(request, game).order_by("-pk").values_list("pk", flat=True).first() or 0
+    chat_changed = last_chat != chat_seen
+    if not live_changed and not chat_changed:
+        return HttpResponse(status=HTTPStatus.NO_CONTENT)
+    context = game_context(request, game, seat)
+    chat_part = render_to_string("games/game.html#chat_messages", {**context, "oob": True}, request=request)
+    if not live_changed:
+        # Only the chat changed: swap it out of band and leave the board alone, so
+        # a move being built on the page (a Domaine draft) is not wiped.
+        response = HttpResponse(chat_part)
+        response["HX-Reswap"] = "none"
+        return response
+    parts = [render_to_string("games/game.html#live", context, request=request)]
+    if chat_changed:
+        parts.append(chat_part)
+    return HttpResponse("".join(parts))
+
+
+@login_required
+@require_POST
+def game_chat(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
+    """Post a chat message; HTMX gets the chat region, plain posts a redirect (or, refused, the page).
+
+    A refused plain post gets the whole page with the reason beside the chat
+    box and the text still in it, with the error status; the form's action
+    ends in ``#chat``, so the browser shows that part of the page.
+    """
+    game, seat = get_game_for_user(request, game_id)
+    form = ChatForm(request.POST)
+    status = HTTPStatus.OK
+    error = ""
+    if not form.is_valid():
+        error = " ".join(e for errors in form.errors.values() for e in errors)
+        status = HTTPStatus.BAD_REQUEST
+    else:
+        try:
+            services.chat_post(game_id=game.pk, user=request.user, text=form.cleaned_data["text"])
+        except services.ChatRateLimited as exc:
+            error, status = str(exc), HTTPStatus.TOO_MANY_REQUESTS
+        except services.ServiceError as exc:
+            error, status = str(exc), HTTPStatus.BAD_REQUEST
+    if not request.htmx and not error:
+        return redirect(f"{game.get_absolute_url()}#chat")
+    context = game_context(request, game, seat)
+    context["chat_error"] = error
+    # A refused message stays in the box, so a rate limit does not make the player retype it.
+    context["chat_text"] = request.POST.get("text", "")[:500] if error else ""
+    template = "games/game.html#chat" if request.htmx else "games/game.html"
+    return render(request, template, context, status=status)

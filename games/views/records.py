@@ -1,0 +1,71 @@
+"""A finished game's record (JSON) and its replay."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from games import services
+from games.eventtext import describe
+from games.replay import engine_for
+from games.views.access import get_game_for_user
+
+
+@require_safe
+def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Download a finished game as JSON (options, seed, every move, result)."""
+    game, _seat = get_game_for_user(request, game_id)
+    try:
+        record = services.game_record(game)
+    except services.GameNotActive:
+        raise Http404("The record is available once the game has finished.") from None
+    response = JsonResponse(record, json_dumps_params={"indent": 1, "ensure_ascii": False})
+    response["Content-Disposition"] = f'attachment; filename="herald-{game.kind}-{game.pk}.json"'
+    return response
+
+
+@require_safe
+def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Step through a finished game's log: ``?step=N`` (0 = the deal) and ``?seat=K`` (whose eyes).
+
+    Only finished games: while a game runs, its past positions would reveal
+    hands. Everything is shown (the game is over), from the chosen seat's
+    place at the table.
+    """
+    game, seat = get_game_for_user(request, game_id)
+    if not game.is_finished:
+        raise Http404("Replays are available once the game has finished.")
+    positions = services.replay_states(game)
+    last = len(positions) - 1
+    try:
+        step = min(max(int(request.GET.get("step", last)), 0), last)
+        perspective = int(request.GET.get("seat", seat.position if seat else 0))
+    except ValueError:
+        return HttpResponseBadRequest(_("Step and seat must be numbers."))
+    seats = list(game.seats.all())
+    if not 0 <= perspective < len(seats):
+        perspective = 0
+    engine = engine_for(game)
+    seq, mover, move, state, events = positions[step]
+    view = engine.view(state, perspective, reveal_all=True)
+    view["legal"] = []
+    view["decision"] = None
+    names = [str(s.name) for s in seats]
+    lines = [describe(game.kind, e.for_viewer(perspective, reveal_all=True) or {}, names) for e in events]
+    context = {
+        "game": game,
+        "seat": None,
+        "seats": seats,
+        "viewer": perspective,
+        "view": view,
+        "my_move": False,
+        "step": step,
+        "last": last,
+        "mover": names[mover] if mover is not None else "",
+        "lines": [line for line in lines if line],
+        "board_template": [f"games/{game.kind}/board.html", "games/generic_board.html"],
+        "replaying": True,
+    }
+    return render(request, "games/replay.html", context)
