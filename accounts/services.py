@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Block, User
+from games.models import Game, Invitation, Seat
 
 __all__ = ["AccountError", "block_create", "block_delete", "user_delete", "user_settings_update"]
 
@@ -60,7 +61,6 @@ def user_delete(*, user: User) -> User:
     Raises:
         AccountError: the account was already deleted.
     """
-    from games.models import Game, Invitation, Seat
 
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user.pk)

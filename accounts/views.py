@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.i18n import set_language
 
-from accounts import selectors, services
+from accounts import history, selectors, services
 from accounts.forms import DeleteAccountForm, SettingsForm
 from accounts.models import User
 from ratings import selectors as rating_selectors
@@ -61,17 +61,17 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's page: ratings with history charts, record, current and finished games, head-to-head."""
     owner = get_profile_user(username)
     viewer = request.user if request.user.is_authenticated else None
-    finished = Paginator(selectors.finished_games(owner, viewer), selectors.PROFILE_FINISHED_PAGE)
+    finished = Paginator(history.finished_games(owner, viewer), history.PROFILE_FINISHED_PAGE)
     finished_page = finished.get_page(request.GET.get("page"))
     others = viewer is not None and viewer.pk != owner.pk
     context: dict[str, Any] = {
         "owner": owner,
         "is_me": viewer is not None and viewer.pk == owner.pk,
         "standings": rating_selectors.standings(owner, now=timezone.now()),
-        "current_games": selectors.current_games(owner, viewer),
+        "current_games": history.current_games(owner, viewer),
         "finished_page": finished_page,
         "rating_changes": rating_selectors.changes_for_games(owner, finished_page.object_list),
-        "head_to_head": selectors.head_to_head(viewer, owner) if others else None,
+        "head_to_head": history.head_to_head(viewer, owner) if others else None,
         "i_block": others and owner.pk in selectors.blocked_ids(viewer),
         "provisional_games": settings.RATING_PROVISIONAL_GAMES,
     }

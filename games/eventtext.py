@@ -16,6 +16,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from games.engine.dominion.cards import CARD_TEXT, CARDS
+from games.eventtext_domaine import describe_domaine
 
 
 def card_name(name: str, language: str | None = None) -> str:
@@ -132,7 +133,6 @@ def describe(game_kind: str, event: dict[str, Any], names: Sequence[str]) -> str
     if game_kind == "dominion":
         return _dominion(event, who)
     if game_kind == "domaine":
-        from games.eventtext_domaine import describe_domaine
 
         return describe_domaine(event, who)
     detail = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("kind", "player"))

@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from games.i18n import bot_name, kingdom_set_name
 from games.models import Game
 from games.services import TIME_CONTROLS
 
@@ -96,7 +97,6 @@ class GameOptionsForm(forms.Form):
         # Labels are built per request so they follow the active language.
         self.fields["time_per_move"].choices = [(int(d.total_seconds()), time_control_label(d)) for d in TIME_CONTROLS]
         self.fields["increment"].choices = [(int(d.total_seconds()), time_control_label(d)) for d in FISCHER_INCREMENTS]
-        from games.i18n import bot_name, kingdom_set_name
 
         bot_choices = [(HUMAN, _("A person"))] + [(name, bot_name(name)) for name in (bots or [])]
         if "recommended_set" in self.fields:

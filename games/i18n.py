@@ -18,6 +18,10 @@ from typing import Any
 from django.utils.translation import get_language, gettext_lazy, gettext_noop
 from django.utils.translation import gettext as _
 
+from games.engine.domaine.cards import CARDS as DOMAINE_CARDS
+from games.eventtext import card_name
+from games.eventtext_domaine import card_name as domaine_card_name
+
 #: Engine name -> the game's name (lazy: read in the request's language).
 GAME_NAMES = {
     "dominion": gettext_lazy("Dominion"),
@@ -317,9 +321,6 @@ def refusal_text(reason: str, code: str) -> str:
     else a general sentence for the code, else a general refusal. A reason
     the site already translated (the services raise some) is kept.
     """
-    from games.engine.domaine.cards import CARDS as DOMAINE_CARDS
-    from games.eventtext import card_name
-    from games.eventtext_domaine import card_name as domaine_card_name
 
     english = (get_language() or "en").split("-")[0] == "en"
     if _CJK.search(reason):

@@ -16,6 +16,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.i18n import bot_name
+
 
 def new_seed() -> int:
     """Return a fresh secret seed that fits a signed 64-bit column."""
@@ -184,7 +186,6 @@ class Seat(models.Model):
         """Return the name shown for this seat."""
         if self.user_id is not None:
             return self.user.shown_name
-        from games.i18n import bot_name
 
         return bot_name(self.bot)
 

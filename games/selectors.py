@@ -15,6 +15,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from games.errors import GameNotActive
+from games.eventtext import describe
 from games.models import Game, Seat
 
 if TYPE_CHECKING:
@@ -189,7 +190,6 @@ def game_log(
     (and ``events``), only the lines of moves after that seq. Expects
     ``game.seats`` prefetched with users.
     """
-    from games.eventtext import describe
 
     names = {s.position: str(s.name) for s in game.seats.all()}
     if events is not None:

@@ -16,7 +16,7 @@ from django.core.cache import cache
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from moderation.models import Notice, Restriction
+from moderation.models import HiddenMessage, Notice, Restriction
 
 if TYPE_CHECKING:
     from django.http import HttpRequest
@@ -118,7 +118,6 @@ def banned_user_ids() -> list[int]:
 
 def with_hidden_flag(queryset: object) -> object:
     """Annotate chat messages with ``is_hidden`` (for moderators' views)."""
-    from moderation.models import HiddenMessage
 
     return queryset.annotate(is_hidden=Exists(HiddenMessage.objects.filter(message=OuterRef("pk"))))  # type: ignore[attr-defined]
 

@@ -16,6 +16,10 @@ from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
+from ops.models import Heartbeat
+from ops.tasks import HEARTBEAT_NAME
+from website.celery import app
+
 log = logging.getLogger(__name__)
 
 OK = "ok"
@@ -53,7 +57,6 @@ def check_broker() -> str:
     """Open a connection to the Celery broker; ``"in-process"`` counts as ok when tasks run eagerly."""
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return OK
-    from website.celery import app
 
     try:
         with app.connection_for_write() as conn:
@@ -66,8 +69,6 @@ def check_broker() -> str:
 
 def heartbeat_age() -> timedelta | None:
     """How long ago the Celery heartbeat was stamped, or None if it never was."""
-    from ops.models import Heartbeat
-    from ops.tasks import HEARTBEAT_NAME
 
     stamped = Heartbeat.objects.filter(name=HEARTBEAT_NAME).values_list("stamped", flat=True).first()
     return None if stamped is None else max(timezone.now() - stamped, timedelta(0))

@@ -10,6 +10,8 @@ from __future__ import annotations
 from celery import shared_task
 from django.utils import timezone
 
+from ops.models import Heartbeat
+
 #: The Heartbeat row this task stamps.
 HEARTBEAT_NAME = "celery"
 
@@ -17,7 +19,6 @@ HEARTBEAT_NAME = "celery"
 @shared_task(ignore_result=True, expires=120)
 def heartbeat() -> str:
     """Stamp the current time (UTC) on the ``celery`` heartbeat; return it in ISO 8601."""
-    from ops.models import Heartbeat
 
     now = timezone.now()
     Heartbeat.objects.update_or_create(name=HEARTBEAT_NAME, defaults={"stamped": now})

@@ -15,7 +15,9 @@ from django.conf import settings
 from django.core.paginator import Page, Paginator
 from django.db.models import Q
 
+from accounts.models import User
 from games.engine import registry
+from games.models import Game, Seat
 from ratings.models import Rating, RatingChange
 from ratings.services import Belief
 
@@ -90,7 +92,6 @@ def ladder(*, kind: str, now: datetime, page: int | str = 1, viewer: User | None
         page: the page number; out-of-range or bad values give the nearest page.
         viewer: the signed-in user, or None.
     """
-    from accounts.models import User
 
     since = now - timedelta(days=settings.RATING_INACTIVE_DAYS)
     rows = Rating.objects.filter(
@@ -245,7 +246,6 @@ def standings(user: User, *, now: datetime) -> list[LadderStanding]:
     """
     from django.db.models import Count
 
-    from games.models import Game, Seat
 
     finished = Q(game__status=Game.Status.FINISHED)
     records = {

@@ -19,6 +19,9 @@ from __future__ import annotations
 
 import logging
 
+from games.engine.registry import ENGINE_MODULES, get_engine
+from website.celery import app
+
 log = logging.getLogger("herald.warmup")
 
 #: Templates the pages draw on every visit (the cached loader compiles each once per process).
@@ -51,7 +54,6 @@ def warm_process() -> None:
     from django.urls import reverse
     from django.utils import translation
 
-    from games.engine.registry import ENGINE_MODULES, get_engine
 
     try:
         reverse("games:lobby")  # builds the resolver's reverse tables
@@ -65,7 +67,6 @@ def warm_process() -> None:
         for code, _name in settings.LANGUAGES:
             with translation.override(code):
                 translation.gettext("Lobby")  # loads the language's catalogues
-        from website.celery import app
 
         app.connection_for_write().transport  # noqa: B018 - imports kombu's Redis transport, connects nothing
         app.amqp.router  # noqa: B018 - Celery's routing and message set-up, also lazy
@@ -90,7 +91,6 @@ def warm_worker() -> None:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return
     try:
-        from website.celery import app
 
         with app.producer_or_acquire() as producer:
             producer.connection.ensure_connection(max_retries=1)

@@ -6,6 +6,7 @@ from django import template
 from django.utils import timezone
 
 from games.clocks import SeatClock, seat_clocks
+from games.forms import time_control_label
 from games.models import Game
 
 register = template.Library()
@@ -31,7 +32,6 @@ def clocks_html(game: Game) -> str:
     from django.utils.timesince import timeuntil
     from django.utils.translation import gettext as _
 
-    from games.forms import time_control_label
 
     def when(dt):
         return date_format(timezone.localtime(dt), "DATETIME_FORMAT")

@@ -11,6 +11,7 @@ from games.engine.dominion.cards import CARDS
 from games.eventtext import card_list as _card_list
 from games.eventtext import card_name as _card_name
 from games.eventtext import card_text as _card_text
+from games.i18n import kingdom_set_name
 
 register = template.Library()
 
@@ -36,7 +37,6 @@ def kingdom_summary(kingdom: Any) -> str:
     """
     from django.utils.translation import gettext as _
 
-    from games.i18n import kingdom_set_name
 
     if isinstance(kingdom, list | tuple):
         return _card_list(kingdom)

@@ -8,6 +8,15 @@ from typing import Any
 
 from django import template
 
+from games.engine.registry import get_engine
+from games.forms import time_control_label
+from games.i18n import game_name as _game_name
+from games.i18n import game_title as _game_title
+from games.i18n import name_list as _name_list
+from games.models import Game
+from games.selectors import LOG_LIMIT, game_log, row_seats
+from games.templatetags.clock_tags import clocks_html
+
 register = template.Library()
 
 
@@ -32,7 +41,6 @@ def move_label(move: Any) -> str:
 @register.filter
 def time_control(delta: Any) -> str:
     """Return a game's time per move as "4 hours" / "2 days"."""
-    from games.forms import time_control_label
 
     return time_control_label(delta)
 
@@ -40,7 +48,6 @@ def time_control(delta: Any) -> str:
 @register.filter
 def game_name(kind: str) -> str:
     """Return the name of a game kind in the active language ("dominion" -> "Dominion" / "皇輿爭霸")."""
-    from games.i18n import game_name as _game_name
 
     return _game_name(kind)
 
@@ -48,7 +55,6 @@ def game_name(kind: str) -> str:
 @register.filter
 def game_title(game: Any) -> str:
     """Return a game's title in the active language ("Dominion #12")."""
-    from games.i18n import game_title as _game_title
 
     return _game_title(game)
 
@@ -56,7 +62,6 @@ def game_title(game: Any) -> str:
 @register.filter
 def name_list(seats: Any) -> str:
     """Return the names of seats (or anything with ``name``) joined with the language's separator."""
-    from games.i18n import name_list as _name_list
 
     return _name_list(getattr(s, "name", s) for s in seats or [])
 
@@ -109,9 +114,6 @@ def game_row(game: Any) -> str:
     from django.utils.translation import gettext as _
     from django.utils.translation import ngettext
 
-    from games.forms import time_control_label
-    from games.i18n import game_title as _game_title
-    from games.templatetags.clock_tags import clocks_html
 
     players = format_html_join(", ", "{}", ((seat_link(s),) for s in game.seats.all()))
     meta = [_("%(time)s per move") % {"time": time_control_label(game.time_per_move)},
@@ -152,7 +154,6 @@ def _log_tail_key(game: Any, viewer: int | None) -> str:
 
     from django.utils.translation import get_language
 
-    from games.engine.registry import get_engine
 
     names = "\x1f".join(str(s.name) for s in game.seats.all())
     parts = (
@@ -183,7 +184,6 @@ def _log_lines(game: Any, viewer: int | None, events: list[tuple[int, Any]], lim
     from django.core.cache import cache
     from django.utils.translation import gettext as _
 
-    from games.selectors import game_log
 
     key = _log_tail_key(game, viewer)
     seq = game.last_seq
@@ -215,7 +215,6 @@ def log_entries(log: Any, game: Any = None, viewer: int | None = None, events: A
     from django.utils.html import format_html, mark_safe
     from django.utils.translation import gettext as _
 
-    from games.selectors import LOG_LIMIT
 
     if events and game is not None:
         lines = _log_lines(game, viewer, list(events), LOG_LIMIT)
@@ -252,8 +251,6 @@ def game_rows(games: Any) -> str:
     from django.utils.safestring import mark_safe
     from django.utils.translation import get_language
 
-    from games.models import Game
-    from games.selectors import row_seats
 
     games = list(games or [])
     if not games:

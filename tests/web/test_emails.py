@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from correspondence import services as outbox
 from correspondence.models import Notification
-from moderation import services as moderation
+from moderation import trail as moderation
 from tests.conftest import make_game
 from tests.factories import PASSWORD, UserFactory
 
@@ -101,7 +101,7 @@ def test_a_turn_email_has_a_heading_a_button_and_the_unsubscribe_link():
 def test_a_moderation_notice_is_sent_with_html_too(django_capture_on_commit_callbacks):
     user = UserFactory(language="zh-hans")
     with django_capture_on_commit_callbacks(execute=True):
-        moderation._tell([user], lambda: "Mind your language.")
+        moderation.tell([user], lambda: "Mind your language.")
     [message] = mail.outbox
     assert message.body == "Mind your language."
     html = html_of(message)
