@@ -44,13 +44,13 @@ def pre_fork(server, worker):
 
 def when_ready(server):
     """Once, in the master, with the site loaded: do its per-process lazy work (``website.warmup``)."""
-    from website.warmup import warm_process
+    from website.warmup import warm_process  # gunicorn reads this file before Django is set up
 
     warm_process()
 
 
 def post_fork(server, worker):
     """In each worker: open its own connections before it takes a request (``website.warmup``)."""
-    from website.warmup import warm_worker
+    from website.warmup import warm_worker  # gunicorn reads this file before Django is set up
 
     warm_worker()

@@ -18,6 +18,7 @@ from accounts.models import Block
 if TYPE_CHECKING:
     from accounts.models import User
 
+
 def has_verified_email(user: User) -> bool:
     """True if ``user`` has confirmed an email address (allauth's ``EmailAddress.verified``).
 

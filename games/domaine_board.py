@@ -277,4 +277,3 @@ def unconfirmed_empty_play(move: Any, post: Any) -> str | None:
     if places_nothing(move) and post.get(EMPTY_PLAY_FIELD) != "1":
         return _("This play places nothing: place something first, or tick the box to play the card anyway.")
     return None
-

@@ -92,7 +92,9 @@ def _dominion(event: dict[str, Any], who: str) -> str:
     if kind == "reveal":
         if event.get("reaction"):
             return _("%(who)s reveals Moat and is unaffected by %(card)s.") % {
-                "who": who, "card": card_name(event["reaction"])}
+                "who": who,
+                "card": card_name(event["reaction"]),
+            }
         if not cards:
             return _("%(who)s reveals an empty hand.") % {"who": who}
         return _("%(who)s reveals %(cards)s.") % {"who": who, "cards": card_list(cards)}
@@ -133,7 +135,6 @@ def describe(game_kind: str, event: dict[str, Any], names: Sequence[str]) -> str
     if game_kind == "dominion":
         return _dominion(event, who)
     if game_kind == "domaine":
-
         return describe_domaine(event, who)
     detail = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("kind", "player"))
     return f"{who}: {event['kind']}" + (f" ({detail})" if detail else "")

@@ -213,5 +213,6 @@ class ChatForm(forms.Form):
     """One chat line."""
 
     # "Required" would puzzle someone who typed only spaces (they are stripped).
-    text = forms.CharField(label=_("Message"), max_length=500, strip=True,
-                           error_messages={"required": _("Write something first.")})
+    text = forms.CharField(
+        label=_("Message"), max_length=500, strip=True, error_messages={"required": _("Write something first.")}
+    )

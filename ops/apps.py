@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.apps import AppConfig
 
+from ops import logs
+
 
 class OpsConfig(AppConfig):
     """Running Herald: ``/health/``, structured request and task logs, rate limits, ``/ops/stats/``."""
@@ -14,6 +16,4 @@ class OpsConfig(AppConfig):
 
     def ready(self) -> None:
         """Connect the Celery task-log signal handlers (in web processes and workers alike)."""
-        from ops import logs
-
         logs.connect_task_signals()

@@ -246,7 +246,6 @@ def standings(user: User, *, now: datetime) -> list[LadderStanding]:
     """
     from django.db.models import Count
 
-
     finished = Q(game__status=Game.Status.FINISHED)
     records = {
         row["game__kind"]: row

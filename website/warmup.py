@@ -54,7 +54,6 @@ def warm_process() -> None:
     from django.urls import reverse
     from django.utils import translation
 
-
     try:
         reverse("games:lobby")  # builds the resolver's reverse tables
         for kind in ENGINE_MODULES:
@@ -91,7 +90,6 @@ def warm_worker() -> None:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return
     try:
-
         with app.producer_or_acquire() as producer:
             producer.connection.ensure_connection(max_retries=1)
             for queue in app.amqp.queues.values():
