@@ -228,6 +228,12 @@ def subscribe(event_type: type[E], listener: Callable[[E], None]) -> None:
         _listeners[event_type].append(listener)
 
 
+def unsubscribe(event_type: type, listener: Callable[[Any], None]) -> None:
+    """Stop calling ``listener`` for ``event_type`` (tests; nothing if it was not subscribed)."""
+    if listener in _listeners[event_type]:
+        _listeners[event_type].remove(listener)
+
+
 def listeners(event_type: type) -> list[Callable[[Any], None]]:
     """The listeners subscribed to ``event_type``, in order (a copy)."""
     return list(_listeners[event_type])
