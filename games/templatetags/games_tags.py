@@ -8,7 +8,19 @@ from typing import Any
 
 from django import template
 
+from website import text
+
 register = template.Library()
+
+
+@register.filter
+def one_line(value: Any) -> str:
+    """Return users' text without line breaks or invisible control characters (``website.text.one_line``).
+
+    For chat lines saved before the chat form refused them: a bidi override
+    must not turn the rest of the line around, nor a line break split it.
+    """
+    return text.one_line(value)
 
 
 @register.filter
@@ -114,8 +126,10 @@ def game_row(game: Any) -> str:
     from games.templatetags.clock_tags import clocks_html
 
     players = format_html_join(", ", "{}", ((seat_link(s),) for s in game.seats.all()))
-    meta = [_("%(time)s per move") % {"time": time_control_label(game.time_per_move)},
-            _("rated") if game.rated else _("casual")]
+    meta = [
+        _("%(time)s per move") % {"time": time_control_label(game.time_per_move)},
+        _("rated") if game.rated else _("casual"),
+    ]
     if game.private:
         meta.append(_("invite only"))
     if game.is_open:
@@ -129,7 +143,6 @@ def game_row(game: Any) -> str:
         format_html_join(" · ", "{}", ((m,) for m in meta)),
         clocks_html(game) if game.is_active else "",
     )
-
 
 
 #: How long a viewer's drawn log lines wait for the game's next position to reuse them (rewritten at each one).
