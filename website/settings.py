@@ -320,8 +320,13 @@ ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Herald] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 
-# django-axes: after AXES_FAILURE_LIMIT failed sign-ins for one login from one
-# IP address, that pair is refused for AXES_COOLOFF_TIME hours.
+# django-axes: after AXES_FAILURE_LIMIT failed sign-ins for one account from one
+# IP address, that pair is refused for AXES_COOLOFF_TIME hours. The account,
+# not the string typed: accounts.axes.attempt_username maps an email login to
+# its account's username, so a lockout under "bob" holds under "bob@..." too.
+# Per account and address, not per account alone: that would let anyone lock a
+# player out from anywhere; spraying from many addresses meets the per-address
+# sign-in rate limit (HERALD_RATE_LIMITS) instead.
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = 0.25
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
