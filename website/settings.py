@@ -131,6 +131,9 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off (or point SECRET_KEY_FILE at it)")
     # Only for development: sessions signed with this key are worthless elsewhere.
     SECRET_KEY = "django-insecure-herald-development-key-do-not-use-in-production"
+# Old keys, comma-separated, still accepted for signatures after a rotation: sessions, password
+# reset links and the never-expiring unsubscribe links keep working (README, "Celery").
+SECRET_KEY_FALLBACKS = envlist("SECRET_KEY_FALLBACKS", [])
 
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
@@ -173,6 +176,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Cache-Control: private, no-store for signed-in requests (below WhiteNoise: static files stay public).
+    "ops.middleware.private_cache",
     "accounts.middleware.user_time_zone",
     "accounts.middleware.user_language",
     "django.contrib.messages.middleware.MessageMiddleware",
