@@ -5,7 +5,7 @@ posted ``{"act": "play_treasures", "note": "..."}`` was applied and its
 ``note`` stored for good in the append-only move log (and in every
 ``record.json`` download). Refusing such a move in the engine would also
 refuse the stored moves of old games when they are replayed, so the check
-belongs at the boundary, before the move service: ``games.views.game_move``
+belongs at the boundary, before the move service: ``games.views.moves.game_move``
 should call ``unknown_part`` after ``parse_move`` and answer 400 with
 ``unknown_part_text``.
 """

@@ -101,7 +101,7 @@ def test_another_players_email_gains_no_line_from_an_old_display_name(settings):
     game = make_game(ann, eve)
     User.objects.filter(pk=eve.pk).update(display_name="Eve\r\nSubject: injected")
     n = Notification(user=ann, game=game, kind=Notification.Kind.YOUR_MOVE, seq=game.last_seq, data={})
-    message = outbox._message(ann, outbox._content(n), Notification.Kind.YOUR_MOVE)
+    message = outbox.message_for(ann, outbox.content_for(n), Notification.Kind.YOUR_MOVE)
     assert not any(line.startswith("Subject:") for line in message.body.splitlines())
     assert "(with Eve Subject: injected)" in message.body
     mail.outbox.clear()
@@ -141,7 +141,7 @@ def test_an_old_chat_line_shows_without_its_bidi_override(client, game, player, 
 
 
 @pytest.mark.xfail(
-    reason="correspondence/services.py (not editable on this branch) must pass the chat text through one_line",
+    reason="correspondence/emails.py content_for (being restructured) must pass the chat text through one_line",
     strict=True,
 )
 def test_an_old_chat_line_adds_no_line_to_the_chat_email(player, opponent):
@@ -149,7 +149,7 @@ def test_an_old_chat_line_adds_no_line_to_the_chat_email(player, opponent):
     n = Notification(
         user=player, game=game, kind=Notification.Kind.CHAT, seq=1, data={"from": opponent.pk, "text": "hi\nSubject: x"}
     )
-    assert "Subject: x" not in outbox._content(n)["lines"][-1].splitlines()
+    assert "Subject: x" not in outbox.content_for(n)["lines"][-1].splitlines()
 
 
 def test_a_report_comment_keeps_its_lines_but_not_a_bidi_override():
