@@ -12,6 +12,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from website.text import validate_one_line
 
 
 @cache
@@ -28,6 +29,7 @@ class SettingsForm(forms.Form):
         label=_("Display name"),
         max_length=50,
         required=False,
+        validators=[validate_one_line],
         help_text=_("Shown to other players instead of your username. Leave blank to use your username."),
     )
     language = forms.ChoiceField(

@@ -17,6 +17,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from website.text import one_line, validate_one_line
+
 
 def validate_time_zone(value: str) -> None:
     """Raise ValidationError unless ``value`` is an IANA time zone name."""
@@ -37,7 +39,8 @@ class User(AbstractUser):
             player" and the personal fields are wiped.
     """
 
-    display_name = models.CharField(_("display name"), max_length=50, blank=True)
+    # One line of visible text: it is shown on pages and in the plain-text part of emails (website.text).
+    display_name = models.CharField(_("display name"), max_length=50, blank=True, validators=[validate_one_line])
     language = models.CharField(_("language"), max_length=10, blank=True, choices=settings.LANGUAGES)
     time_zone = models.CharField(_("time zone"), max_length=64, default="UTC", validators=[validate_time_zone])
     deleted = models.DateTimeField(_("deleted"), null=True, blank=True, editable=False)
@@ -50,10 +53,16 @@ class User(AbstractUser):
 
     @property
     def shown_name(self) -> str:
-        """Return the name other players see ("deleted player" once the account is deleted)."""
+        """Return the name other players see ("deleted player" once the account is deleted).
+
+        The display name passes through ``website.text.one_line``: a name
+        saved before control characters were refused shows without them
+        (its line breaks as spaces), so it cannot add lines to another
+        player's email; one left empty by that shows the username.
+        """
         if self.deleted is not None:
             return _("deleted player")
-        return self.display_name or self.username
+        return one_line(self.display_name) or self.username
 
     def get_absolute_url(self) -> str:
         """Return the profile page's path."""

@@ -23,6 +23,7 @@ from correspondence.models import Notification
 from correspondence.preferences import unsubscribe_token
 from games.i18n import game_title
 from games.models import Game
+from website.text import one_line
 
 Kind = Notification.Kind
 
@@ -112,7 +113,8 @@ def _content_lines(n: Notification) -> dict[str, Any]:
         name = author.user.shown_name if author and author.user_id else "?"
         subject = _("%(name)s wrote in %(game)s") % {"name": name, "game": title}
         lines.append(_("%(name)s wrote:") % {"name": name})
-        lines.append(str(n.data.get("text", "")))
+        # Chat saved before line breaks were refused must not start a line of its own here.
+        lines.append(one_line(n.data.get("text", "")))
     return {"subject": subject, "lines": lines, "games": [(title, absolute(game.get_absolute_url()))]}
 
 

@@ -39,7 +39,14 @@ def settings_update(*, user: User, **values: Any) -> NotificationSettings:
 
 
 def unsubscribe_token(user: User, kind: str) -> str:
-    """Return a signed token that turns ``kind`` emails off for ``user`` (no expiry, no login)."""
+    """Return a signed token that turns ``kind`` emails off for ``user`` (no expiry, no login).
+
+    Signed, not encrypted (it holds the user's id and the kind, nothing
+    secret), and without expiry on purpose: it can only turn that kind off,
+    which the user can undo, and an old email's link must still work
+    (RFC 8058; README). Links survive a ``SECRET_KEY`` rotation while the old
+    key is in ``SECRET_KEY_FALLBACKS``.
+    """
     return signing.dumps({"u": user.pk, "k": str(kind)}, salt=UNSUBSCRIBE_SALT, compress=True)
 
 

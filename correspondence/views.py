@@ -94,7 +94,16 @@ def vacation_end(request: AuthenticatedHttpRequest) -> HttpResponse:
 @csrf_exempt
 @require_http_methods(["GET", "POST"])
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
-    """GET: a page with one button; POST (that button, or the mail client): turn the emails off."""
+    """GET: a page with one button; POST (that button, or the mail client): turn the emails off.
+
+    The token (``correspondence.services.unsubscribe_token``) is signed, not
+    encrypted, and has no expiry, deliberately: it carries only the user's
+    id and the kind of email, and can only turn that kind off (undone at
+    ``/settings/email/``, never a sign-in), while an email read months later
+    must still unsubscribe in one click (RFC 8058). Rotating ``SECRET_KEY``
+    keeps old links working while the old key stays in
+    ``SECRET_KEY_FALLBACKS``. Status 400 for a token that is not ours.
+    """
     try:
         signing.loads(token, salt=preferences.UNSUBSCRIBE_SALT)
     except signing.BadSignature:

@@ -187,7 +187,8 @@ def draw(
         view: ``engine.view(state, viewer)`` (or of a previewed position).
         targets: the engine's ``targets`` answer for the viewer's draft:
             its ``choices`` become clickable, as squares or as edges.
-        draft: the move being built, whose squares and edges are marked.
+        draft: the move being built, whose squares and edges are marked;
+            values of the wrong type (it comes from the client) are not drawn.
         link: choice -> the URL a click on it goes to.
     """
     d = Drawing()
@@ -235,9 +236,16 @@ def draw(
                 if isinstance(s, str) and parse_square(s):
                     x, y = square_xy(s)
                     d.draft_squares.append({"name": s, "x": x, "y": y, "part": key})
-        d.draft_edges = [line for e in draft.get("borders") or [] if isinstance(e, str) and (line := edge_line(e))]
+        # The draft comes from the client: ``parse_draft`` checks its shape, but the drawing must not
+        # depend on that (a hand-edited ``"borders": true`` once crashed the page here).
+        borders = draft.get("borders")
+        edges = borders if isinstance(borders, list) else []
+        d.draft_edges = [line for e in edges if isinstance(e, str) and (line := edge_line(e))]
     if targets and targets.get("part") and link is not None:
-        for choice in targets.get("choices") or []:
+        choices = targets.get("choices")
+        for choice in choices if isinstance(choices, list) else []:
+            if not isinstance(choice, str):
+                continue
             if "-" in choice:
                 points, line = edge_diamond(choice), edge_line(choice)
                 if points:

@@ -38,6 +38,12 @@ DRAFT_ACTS = ("place_castle", "place_neutral", "play")
 #: Move keys holding a list (several squares or edges, in order); the others hold one value.
 LIST_PARTS = ("borders", "knights", "squares")
 SCALAR_PARTS = ("at", "knight", "domain", "remove", "with")
+#: Every key a draft may carry ("player" is dropped: the seat comes from the signed-in user).
+DRAFT_KEYS = frozenset(("act", "card", "option", "player", *LIST_PARTS, *SCALAR_PARTS))
+#: Longest name a part can hold: an edge such as "C10-C11" is 7 characters, a card id 2.
+MAX_NAME = 12
+#: Most names a list part can hold: no card gives more than a handful; the text form keeps 10.
+MAX_NAMES = 20
 
 
 class BadDraft(ValueError):
@@ -56,8 +62,9 @@ def parse_draft(params: QueryDict) -> dict[str, Any] | None:
         The draft, or None when the request carries none (a reset).
 
     Raises:
-        BadDraft: unreadable JSON, an act that is not built by clicks, or
-            an oversized draft.
+        BadDraft: unreadable JSON, an act that is not built by clicks, an
+            oversized draft, or a draft of the wrong shape (see
+            ``check_draft_shape``).
     """
     raw = params.get("draft")
     if not raw and not params.get("act"):
@@ -89,8 +96,44 @@ def parse_draft(params: QueryDict) -> dict[str, Any] | None:
                 draft[key] = value
     if draft.get("act") not in DRAFT_ACTS:
         raise BadDraft(_("Choose a card to play, or a square for your castle."))
+    check_draft_shape(draft)
     draft.pop("player", None)
     return draft
+
+
+def _is_name(value: Any) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= MAX_NAME
+
+
+def check_draft_shape(draft: dict[str, Any]) -> None:
+    """Refuse a draft whose parts have the wrong type, before the engine or the board sees it.
+
+    The rule: only the keys of ``DRAFT_KEYS``; ``act`` and ``card`` are
+    strings; ``option`` an integer (not a boolean); each of ``LIST_PARTS`` a
+    list of at most ``MAX_NAMES`` names; each of ``SCALAR_PARTS`` one name
+    (a name is a non-empty string of at most ``MAX_NAME`` characters).
+    Whether a name is a square of the board, and legal, is the engine's to
+    say (a 422 with its reason); this is only the shape, so a hand-edited
+    draft is a 400 with a reason rather than a crash further on.
+
+    Raises:
+        BadDraft: the first part found with the wrong shape, named.
+    """
+    for key in draft:
+        if key not in DRAFT_KEYS:
+            raise BadDraft(_("A move has no part “%(part)s”.") % {"part": str(key)[:MAX_NAME]})
+    if "card" in draft and not _is_name(draft["card"]):
+        raise BadDraft(_("The card must be named by its id, such as A1."))
+    option = draft.get("option", 0)
+    if not isinstance(option, int) or isinstance(option, bool):
+        raise BadDraft(_("The option is 0 or 1."))
+    for key in LIST_PARTS:
+        value = draft.get(key, [])
+        if not isinstance(value, list) or len(value) > MAX_NAMES or not all(_is_name(v) for v in value):
+            raise BadDraft(_("“%(part)s” must be a list of squares or edges.") % {"part": key})
+    for key in SCALAR_PARTS:
+        if key in draft and not _is_name(draft[key]):
+            raise BadDraft(_("“%(part)s” must name one square.") % {"part": key})
 
 
 def add_pick(draft: dict[str, Any], part: str, value: str) -> dict[str, Any]:

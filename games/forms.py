@@ -14,6 +14,7 @@ from django.utils.translation import ngettext
 from games.i18n import bot_name, kingdom_set_name
 from games.models import Game
 from games.services import TIME_CONTROLS
+from website.text import validate_one_line
 
 try:  # The Dominion card data lives with the engine; the site must load without it.
     from games.engine.dominion.cards import KINGDOM_CARDS, RECOMMENDED_SETS
@@ -213,6 +214,11 @@ class ChatForm(forms.Form):
     """One chat line."""
 
     # "Required" would puzzle someone who typed only spaces (they are stripped).
+    # One line: the text reaches the other players' chat emails, where a line break would start a line.
     text = forms.CharField(
-        label=_("Message"), max_length=500, strip=True, error_messages={"required": _("Write something first.")}
+        label=_("Message"),
+        max_length=500,
+        strip=True,
+        validators=[validate_one_line],
+        error_messages={"required": _("Write something first.")},
     )

@@ -8,8 +8,12 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from moderation.models import Report
+from website.text import validate_multiline
 
-REASON_FIELD = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}), max_length=2000)
+# Reasons and notes reach users' emails: several lines are fine, other control characters are not.
+REASON_FIELD = forms.CharField(
+    label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}), max_length=2000, validators=[validate_multiline]
+)
 
 
 class ReportForm(forms.Form):
@@ -21,6 +25,7 @@ class ReportForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 4}),
         max_length=2000,
         required=False,
+        validators=[validate_multiline],
         help_text=_("What happened? Moderators read every report."),
     )
 
@@ -41,7 +46,12 @@ class ReportCloseForm(forms.Form):
             (Report.Status.DISMISSED, Report.Status.DISMISSED.label),
         ],
     )
-    note = forms.CharField(label=_("Note for the reporter"), widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    note = forms.CharField(
+        label=_("Note for the reporter"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+        validators=[validate_multiline],
+    )
 
 
 class GameActionForm(forms.Form):

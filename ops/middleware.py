@@ -1,4 +1,5 @@
-"""Middleware: one structured log line per request, and rate limits that answer 429 clearly.
+"""Middleware: one structured log line per request, rate limits that answer 429 clearly, and
+``Cache-Control`` for private responses (``private_cache``).
 
 ``request_log`` goes first in ``MIDDLEWARE`` so its duration covers every
 other middleware. ``RateLimitMiddleware`` goes after authentication (it
@@ -131,3 +132,51 @@ class RateLimitMiddleware:
             response = HttpResponse(body, status=HTTPStatus.TOO_MANY_REQUESTS)
         response["Retry-After"] = str(retry_after)
         return response
+
+
+#: Views whose answer is live (it changes between two identical requests): never stored, even for
+#: anonymous spectators, so no cache hands out a poll's "nothing changed" after the game moved on.
+NO_STORE_VIEWS = frozenset({"games:poll"})
+#: What a response about a signed-in user gets: only the browser may keep it, and not on disk.
+PRIVATE = "private, no-store"
+#: Views that are personal without a sign-in: the unsubscribe page names the user's email and holds the token.
+PERSONAL_VIEWS = frozenset({"correspondence:unsubscribe"})
+
+
+def private_cache(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[[HttpRequest], HttpResponse]:
+    """Set ``Cache-Control`` on responses that show someone's own data, unless the view set one.
+
+    The rule, in order:
+
+    1. A response that already has ``Cache-Control`` (``never_cache`` on the
+       lobby and game pages, ``/health/``) is left alone: the view knows best.
+    2. A request carrying the session cookie (every signed-in request) gets
+       ``private, no-store``: its pages show the user's name, games, settings,
+       notices, even on a 404; no shared cache may keep them, and the browser
+       does not write them to disk (a shared computer after signing out).
+       The cookie is the test, not ``request.user``, so no session or user is
+       loaded for a view that did not need them.
+    3. ``PERSONAL_VIEWS`` get ``private, no-store`` too, and the live views
+       (``NO_STORE_VIEWS``) ``no-store``, for everyone.
+    4. Everything else is left alone: the public ladder, finished games'
+       ``record.json`` and other anonymous pages stay cacheable (they already
+       carry ``Vary: Cookie``), and static files never reach this middleware
+       (WhiteNoise, above it in ``MIDDLEWARE``, answers them first, with its
+       own long ``max-age``).
+    """
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        response = get_response(request)
+        if response.has_header("Cache-Control"):
+            return response
+        if settings.SESSION_COOKIE_NAME in request.COOKIES:
+            response["Cache-Control"] = PRIVATE
+            return response
+        name = getattr(getattr(request, "resolver_match", None), "view_name", None)
+        if name in PERSONAL_VIEWS:
+            response["Cache-Control"] = PRIVATE
+        elif name in NO_STORE_VIEWS:
+            response["Cache-Control"] = "no-store"
+        return response
+
+    return middleware

@@ -131,6 +131,9 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off (or point SECRET_KEY_FILE at it)")
     # Only for development: sessions signed with this key are worthless elsewhere.
     SECRET_KEY = "django-insecure-herald-development-key-do-not-use-in-production"
+# Old keys, comma-separated, still accepted for signatures after a rotation: sessions, password
+# reset links and the never-expiring unsubscribe links keep working (README, "Celery").
+SECRET_KEY_FALLBACKS = envlist("SECRET_KEY_FALLBACKS", [])
 
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
@@ -173,6 +176,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Cache-Control: private, no-store for signed-in requests (below WhiteNoise: static files stay public).
+    "ops.middleware.private_cache",
     "accounts.middleware.user_time_zone",
     "accounts.middleware.user_language",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -320,8 +325,13 @@ ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Herald] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 
-# django-axes: after AXES_FAILURE_LIMIT failed sign-ins for one login from one
-# IP address, that pair is refused for AXES_COOLOFF_TIME hours.
+# django-axes: after AXES_FAILURE_LIMIT failed sign-ins for one account from one
+# IP address, that pair is refused for AXES_COOLOFF_TIME hours. The account,
+# not the string typed: accounts.axes.attempt_username maps an email login to
+# its account's username, so a lockout under "bob" holds under "bob@..." too.
+# Per account and address, not per account alone: that would let anyone lock a
+# player out from anywhere; spraying from many addresses meets the per-address
+# sign-in rate limit (HERALD_RATE_LIMITS) instead.
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = 0.25
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]

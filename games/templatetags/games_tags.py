@@ -16,8 +16,19 @@ from games.i18n import name_list as _name_list
 from games.models import Game
 from games.selectors import LOG_LIMIT, game_log, row_seats
 from games.templatetags.clock_tags import clocks_html
+from website import text
 
 register = template.Library()
+
+
+@register.filter
+def one_line(value: Any) -> str:
+    """Return users' text without line breaks or invisible control characters (``website.text.one_line``).
+
+    For chat lines saved before the chat form refused them: a bidi override
+    must not turn the rest of the line around, nor a line break split it.
+    """
+    return text.one_line(value)
 
 
 @register.filter
@@ -114,10 +125,11 @@ def game_row(game: Any) -> str:
     from django.utils.translation import gettext as _
     from django.utils.translation import ngettext
 
-
     players = format_html_join(", ", "{}", ((seat_link(s),) for s in game.seats.all()))
-    meta = [_("%(time)s per move") % {"time": time_control_label(game.time_per_move)},
-            _("rated") if game.rated else _("casual")]
+    meta = [
+        _("%(time)s per move") % {"time": time_control_label(game.time_per_move)},
+        _("rated") if game.rated else _("casual"),
+    ]
     if game.private:
         meta.append(_("invite only"))
     if game.is_open:
@@ -131,7 +143,6 @@ def game_row(game: Any) -> str:
         format_html_join(" · ", "{}", ((m,) for m in meta)),
         clocks_html(game) if game.is_active else "",
     )
-
 
 
 #: How long a viewer's drawn log lines wait for the game's next position to reuse them (rewritten at each one).
@@ -153,7 +164,6 @@ def _log_tail_key(game: Any, viewer: int | None) -> str:
     import hashlib
 
     from django.utils.translation import get_language
-
 
     names = "\x1f".join(str(s.name) for s in game.seats.all())
     parts = (
@@ -184,7 +194,6 @@ def _log_lines(game: Any, viewer: int | None, events: list[tuple[int, Any]], lim
     from django.core.cache import cache
     from django.utils.translation import gettext as _
 
-
     key = _log_tail_key(game, viewer)
     seq = game.last_seq
     kept = cache.get(key)
@@ -214,7 +223,6 @@ def log_entries(log: Any, game: Any = None, viewer: int | None = None, events: A
     """
     from django.utils.html import format_html, mark_safe
     from django.utils.translation import gettext as _
-
 
     if events and game is not None:
         lines = _log_lines(game, viewer, list(events), LOG_LIMIT)
@@ -250,7 +258,6 @@ def game_rows(games: Any) -> str:
     from django.utils import timezone
     from django.utils.safestring import mark_safe
     from django.utils.translation import get_language
-
 
     games = list(games or [])
     if not games:

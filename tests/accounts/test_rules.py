@@ -265,6 +265,49 @@ def test_sign_in_is_locked_after_repeated_failures(client, settings):
     assert "Too many" in response.content.decode()
 
 
+def _sign_in(client, login, password):
+    return client.post(reverse("account_login"), {"login": login, "password": password})
+
+
+@pytest.mark.parametrize(
+    ("failing_with", "then_with"),
+    [
+        ("victim1", "victim1@example.com"),  # the attack run's case
+        ("victim1@example.com", "victim1"),
+        ("Victim1@Example.COM", "victim1"),
+        ("victim1", "VICTIM1@example.com"),
+    ],
+)
+def test_the_sign_in_lockout_is_per_account_whatever_name_it_is_typed_as(client, settings, failing_with, then_with):
+    """Locked by username, refused by email with the right password, and the reverse."""
+    settings.AXES_FAILURE_LIMIT = 3
+    UserFactory(username="victim1", email="victim1@example.com")
+    for _ in range(3):
+        _sign_in(client, failing_with, "wrong")
+    response = _sign_in(client, then_with, PASSWORD)
+    assert response.status_code == HTTPStatus.TOO_MANY_REQUESTS
+    assert "Too many sign-in attempts" in response.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+def test_failures_on_one_account_do_not_lock_another(client, settings):
+    settings.AXES_FAILURE_LIMIT = 3
+    UserFactory(username="victim1", email="victim1@example.com")
+    other = UserFactory(username="victim2", email="victim2@example.com")
+    for _ in range(3):
+        _sign_in(client, "victim1@example.com", "wrong")
+    response = _sign_in(client, "victim2@example.com", PASSWORD)
+    assert response.status_code == HTTPStatus.FOUND
+    assert client.session["_auth_user_id"] == str(other.pk)
+
+
+def test_failures_for_an_address_with_no_account_count_under_that_address(client, settings):
+    settings.AXES_FAILURE_LIMIT = 3
+    for _ in range(3):
+        _sign_in(client, "nobody@example.com", "wrong")
+    assert _sign_in(client, "NOBODY@example.com", "wrong").status_code == HTTPStatus.TOO_MANY_REQUESTS
+
+
 def test_email_change_takes_effect_only_once_the_new_address_is_verified(client, player):
     from allauth.account.models import EmailConfirmationHMAC
     from django.core import mail

@@ -429,6 +429,47 @@ def test_odd_drafts_are_refused_not_crashed_on(client, domaine, raw):
     assert "Confirm" not in response.content.decode()
 
 
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [
+        ('{"act": "place_castle", "borders": true}', "“borders” must be a list of squares or edges."),
+        ('{"act": "play", "borders": 5}', "“borders” must be a list of squares or edges."),
+        ('{"act": "play", "knights": [1, 2]}', "“knights” must be a list of squares or edges."),
+        ('{"act": "play", "squares": ["A1"], "borders": {"A1": 1}}', "“borders” must be a list of squares or edges."),
+        ('{"act": "place_castle", "at": ["C3"]}', "“at” must name one square."),
+        ('{"act": "place_castle", "at": "C3", "knight": null}', "“knight” must name one square."),
+        ('{"act": "play", "card": 7}', "The card must be named by its id"),
+        ('{"act": "play", "card": "A1", "option": true}', "The option is 0 or 1."),
+        ('{"act": "play", "card": "A1", "colour": "red"}', "A move has no part “colour”."),
+    ],
+)
+def test_a_draft_of_the_wrong_shape_is_a_400_with_the_reason(client, domaine, raw, reason):
+    """The attack run's 500: a list part given as a boolean or a number crashed the board's drawing."""
+    client.force_login(user_to_move(domaine))
+    response = client.get(url("domaine_draft", domaine), {"seq": 0, "draft": raw}, **HX)
+    assert response.status_code == HTTPStatus.BAD_REQUEST
+    html = response.content.decode()
+    assert reason in html
+    assert 'class="dm-board"' in html  # the board is still drawn, with the draft dropped
+    assert "Confirm" not in html
+
+
+def test_the_board_drawing_ignores_draft_parts_of_the_wrong_type(domaine):
+    """Defence in depth: whatever reaches the renderer, it draws what it can read and skips the rest."""
+    from games.domaine_board import draw
+
+    view = view_of(domaine, domaine.to_act[0])
+    drawing = draw(
+        view,
+        draft={"act": "play", "borders": True, "knights": 5, "at": ["A1"], "squares": [None, "B2"]},
+        targets={"part": "borders", "choices": [None, 3, "A1-A2"]},
+        link=lambda choice: f"/x?pick={choice}",
+    )
+    assert drawing.draft_edges == []
+    assert [sq["name"] for sq in drawing.draft_squares] == ["A1", "B2"]  # the squares it can read
+    assert [t.name for t in drawing.edge_targets] == ["A1-A2"]
+
+
 # ---------------------------------------------------------------------------
 # A play that places nothing, and card names
 
@@ -522,8 +563,11 @@ def test_a_game_logged_with_an_edge_named_larger_square_first_still_opens(client
         if engine.view(state, None)["turn"]["step"] != "play":
             return False
         seat = engine.pending(state)[0].player
-        return any(a.kind == "borders" for c in engine.view(state, seat)["pending"][0]["params"]["playable"]
-                   for a in CARDS[c].actions)
+        return any(
+            a.kind == "borders"
+            for c in engine.view(state, seat)["pending"][0]["params"]["playable"]
+            for a in CARDS[c].actions
+        )
 
     game = bot_moves(domaine, until=borders_playable)
     seat = game.to_act[0]
@@ -554,9 +598,16 @@ def test_of_two_copies_in_hand_only_the_one_being_played_is_marked(domaine):
     state = state_of(game)
     card = state.players[seat].hand[0]
     state.players[seat].hand = [card, card, *state.players[seat].hand[1:]]
-    context = Context({"view": get_engine("domaine").view(state, seat), "game": game, "viewer": seat,
-                       "my_move": True, "seats": list(game.seats.all()),
-                       "domaine_draft": {"act": "play", "card": card, "option": 0}})
+    context = Context(
+        {
+            "view": get_engine("domaine").view(state, seat),
+            "game": game,
+            "viewer": seat,
+            "my_move": True,
+            "seats": list(game.seats.all()),
+            "domaine_draft": {"act": "play", "card": card, "option": 0},
+        }
+    )
     board = domaine_board(context)
     copies = [c for c in board["hand"] if c["id"] == card]
     assert len(copies) >= 2 and [c["chosen"] for c in copies][:2] == [True, False]
