@@ -113,7 +113,11 @@ def random_play(st: State, me: int, card: Card, option: int, rng: Any) -> Move:
                 chosen.append(SQ_NAME[s])
             move.update({"domain": SQ_NAME[c], "squares": chosen})
     elif action.kind == DESERTION:
-        pairs = [(r, k) for r in A.desertion_removals(board, me) for k in A.desertion_squares(board, me, r, gold_left)]
+        pairs = [
+            (r, k)
+            for r in A.desertion_removals(board, me, st.rules)
+            for k in A.desertion_squares(board, me, r, gold_left, st.rules)
+        ]
         if pairs:
             r, k = _pick(rng, pairs)
             move.update({"remove": SQ_NAME[r], "knight": SQ_NAME[k]})
@@ -530,8 +534,8 @@ def _best_parts(
                     best = (cand[0], 0, {**move, "domain": SQ_NAME[c], "squares": [SQ_NAME[s] for s in cand[1]]})
         return best
     if kind == DESERTION:
-        for r in A.desertion_removals(board, me):
-            squares = A.desertion_squares(board, me, r, gold_left)
+        for r in A.desertion_removals(board, me, st.rules):
+            squares = A.desertion_squares(board, me, r, gold_left, st.rules)
             if squares:
                 k = min(squares, key=lambda s: (A.surcharge(board, s), s))
                 return 1.5, A.surcharge(board, k), {**move, "remove": SQ_NAME[r], "knight": SQ_NAME[k]}
