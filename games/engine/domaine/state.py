@@ -110,10 +110,16 @@ class State:
         return rules.RULESETS[self.version]
 
     def key(self) -> tuple[Any, ...]:
-        """Return a value that two equal positions share (for replay tests)."""
+        """Return a value that two equal positions share (for replay and atomicity tests).
+
+        Every part is a copy (tuples, bytes), never a live list of the state:
+        a key taken before a move must not change with the move, or comparing
+        it afterwards would compare the state with itself.
+        """
+        b = self.board
         return (
             self.n,
-            self.board.__getstate__(),
+            (b.terrain, tuple(b.castle), tuple(b.knight), bytes(b.border), b.borders_on_board),
             tuple((p.gold, tuple(p.hand)) for p in self.players),
             tuple(self.deck),
             tuple(self.display),
