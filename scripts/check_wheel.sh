@@ -9,7 +9,11 @@ cd "$(dirname "$0")/.."
 PY=${1:-.venv/bin/python}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$PY" -m pip wheel --no-deps -q -w "$tmp/dist" .
+# setuptools builds in ./build: build from a copy of the files git knows, so the
+# checkout is left as it was and nothing untracked slips into the wheel.
+mkdir "$tmp/src"
+git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$tmp/src"
+"$PY" -m pip wheel --no-deps -q -w "$tmp/dist" "$tmp/src"
 "$PY" -m venv "$tmp/venv"
 # Dependencies from the pip cache when it has them; PyPI otherwise.
 "$tmp/venv/bin/python" -m pip install -q --disable-pip-version-check "$tmp"/dist/*.whl
