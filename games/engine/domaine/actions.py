@@ -20,7 +20,6 @@ from games.engine.domaine.board import (
     ADJ,
     EDGE_NAME,
     EDGES,
-    NEDGES,
     NEIGHBOURS,
     NSQ,
     SQ_NAME,
@@ -100,11 +99,8 @@ def legal_border_edges(board: Board) -> list[int]:
     castle = board.castle
     knight = board.knight
     out = []
-    for e in range(NEDGES):
-        if border[e]:
-            continue
-        a, b = EDGES[e]
-        if domain_at[a] >= 0:
+    for e, (a, b) in enumerate(EDGES):
+        if border[e] or domain_at[a] >= 0:
             continue
         ca, ka, cb, kb = castle[a], knight[a], castle[b], knight[b]
         # Same colour on both squares (castle or knight on either side).

@@ -203,7 +203,12 @@ class Derived:
         castle = board.castle
         knight = board.knight
         terrain = board.terrain
-        self.castles = [[s for s in sq if castle[s] >= 0] for sq in areas]
+        # Castles per area, each list in square order: walk the castles, not every square.
+        castles: list[list[int]] = [[] for _ in areas]
+        for s in range(NSQ):
+            if castle[s] >= 0:
+                castles[label[s]].append(s)
+        self.castles = castles
         domain_at = [-1] * NSQ
         domains: dict[int, Domain] = {}
         scores = [0] * (rules.NEUTRAL + 1)
@@ -299,9 +304,7 @@ def split_side(border: bytearray, a: int, b: int) -> list[int] | None:
                     return None
 
 
-def _reaches_all(
-    border: bytearray, label: list[int], area: int, targets: list[int], skip: int | None = None
-) -> bool:
+def _reaches_all(border: bytearray, label: list[int], area: int, targets: list[int], skip: int | None = None) -> bool:
     """True if a search inside ``area`` from ``targets[0]`` reaches every other target.
 
     Breadth-first, so when the targets are close (the usual case: the
