@@ -276,8 +276,9 @@ def plans(st: State, me: int, limit: int = 4) -> list[tuple[float, list[int], fr
             if value is None:
                 value = values[k] = sum(_PLAN_POINTS[terrain[s]] for s in _RECTS[k][0])
             out.append((value / (need + 2), -k, value, k))
-    bordered = {e for e, on in enumerate(border) if on}
-    return [(v, sorted(_RECTS[k][1] - bordered), _RECTS[k][0]) for _, _, v, k in heapq.nlargest(limit, out)]
+    return [
+        (v, sorted(e for e in _RECTS[k][1] if not border[e]), _RECTS[k][0]) for _, _, v, k in heapq.nlargest(limit, out)
+    ]
 
 
 _ALL_EDGES = frozenset(range(NEDGES))
@@ -539,12 +540,18 @@ def _best_parts(
         plan_squares = set(plan_list[0][2]) if plan_list else set()
         b = board.copy()
         chosen, gain, extra = [], 0.0, 0
+        # Whether a domain of mine touches another domain: knights do not change domains, so once per domain.
+        fronts: dict[int, bool] = {}
         for _ in range(n):
             options = []
             for s in A.knight_squares(b, me, gold_left - extra):
                 dom = d.domain_at[s]
                 if dom >= 0 and d.domains[dom].owner == me:
-                    front = any(0 <= d.domain_at[t] != dom for q in d.domains[dom].squares for t in NEIGHBOURS[q])
+                    front = fronts.get(dom)
+                    if front is None:
+                        front = fronts[dom] = any(
+                            0 <= d.domain_at[t] != dom for q in d.domains[dom].squares for t in NEIGHBOURS[q]
+                        )
                     v = KNIGHT_FRONT_VALUE if front else KNIGHT_VALUE
                 elif s in plan_squares:
                     v = KNIGHT_VALUE
