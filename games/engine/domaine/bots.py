@@ -239,7 +239,7 @@ def expansion_diff(board: Board, me: int, n: int, castle: int, s: int) -> int:
 def _reaches_all_without(board: Board, label: list[int], area: int, targets: list[int], skip: int) -> bool:
     """True if, inside ``area`` and avoiding square ``skip``, a search from
     ``targets[0]`` reaches all other targets (breadth-first, stops early)."""
-    return _reaches_all(board.border, label, area, targets, skip)
+    return _reaches_all(board.border, label, area, targets, skip, centre=skip)
 
 
 def plans(st: State, me: int, limit: int = 4) -> list[tuple[float, list[int], frozenset[int]]]:
