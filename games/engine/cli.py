@@ -4,6 +4,12 @@
 print the resulting position as one JSON object and exit 0; print
 ``{"error": {"move": K, "message": ...}}`` and exit 3 when move K is
 refused; exit 2 with a message on standard error for a malformed file.
+
+Herald's scenario files may carry one key the official format lacks:
+``"engine_version": N`` (top level) runs the scenario under rules version
+N (the vectors that pin an older version's behaviour); without it, the
+engine's current version. The official checker passes files through
+untouched, so the key is harmless to it.
 """
 
 from __future__ import annotations
@@ -34,9 +40,12 @@ def run_scenario(
     """Play a scenario; return ``(exit_code, output_object)``.
 
     Args:
-        scenario: the parsed file (``setup``, ``moves``, ``expect``).
+        scenario: the parsed file (``setup``, ``moves``, ``expect``, and
+            optionally ``engine_version``).
         build: setup dict -> state; raises ``MalformedScenario`` or
-            ``EngineError`` for a setup it cannot build.
+            ``EngineError`` for a setup it cannot build. Called as
+            ``build(setup, version=N)`` when the file names an
+            ``engine_version``.
         apply: ``(state, player, move)`` -> anything; raises ``IllegalMove``.
         report: state -> the output keys of the notation file.
 
@@ -48,8 +57,12 @@ def run_scenario(
     moves = scenario.get("moves", [])
     if not isinstance(moves, list):
         raise MalformedScenario("'moves' must be a list")
+    version = scenario.get("engine_version")
+    if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+        raise MalformedScenario("'engine_version' must be an integer")
     try:
-        state = build(scenario.get("setup", {}))
+        setup = scenario.get("setup", {})
+        state = build(setup) if version is None else build(setup, version=version)
     except EngineError as e:
         raise MalformedScenario(f"setup refused: {e}") from e
     for k, move in enumerate(moves):

@@ -25,6 +25,27 @@ the moves' first parts, since the full set is combinatorial.
 
 Moves are JSON objects in the notation of ``shared/rules/<game>-moves.md``;
 the ``player`` key of the notation is passed separately as ``player``.
+
+Versions: a game is its log replayed through the engine, so a stored game
+must replay to the same position for as long as the site exists.
+
+* Each engine declares ``version`` (the rules new games are made with) and
+  ``versions`` (every version it can still replay *and* play on, oldest
+  first). ``registry.get_engine(kind, version)`` returns the engine object
+  for one of them; an unknown version raises :class:`UnsupportedVersion`.
+* A state made by ``new_game`` remembers its version, and ``pending``,
+  ``legal_moves``, ``check``, ``apply`` and ``view`` follow the rules that
+  state started with, whichever engine object they are called on.
+* Changing a rule (a cost, a legality check, an end condition, anything a
+  stored log or a recorded view could notice) is a version bump: add the
+  new number to ``versions`` and keep the old behaviour behind a check of
+  the state's version (or keep the old code path). Never edit a rule in
+  place: that silently changes games already played. Bug fixes are rule
+  changes too when a stored log might depend on the bug.
+* Pure refactors and speed-ups keep every version's results; the golden
+  corpus (``tests/golden``) and the rules vectors prove it.
+* A version is dropped from ``versions`` only once no stored game uses it
+  (``manage.py check_replays`` says so).
 """
 
 from __future__ import annotations
@@ -48,6 +69,23 @@ class InvalidOptions(EngineError, ValueError):
 
     ``str(err)`` is a sentence a player can read.
     """
+
+
+class UnsupportedVersion(EngineError, LookupError):
+    """An engine version this code cannot replay or play (``registry.get_engine``).
+
+    Attributes:
+        kind: the game ("domaine").
+        version: the version asked for.
+        supported: the versions the engine has, oldest first.
+    """
+
+    def __init__(self, kind: str, version: object, supported: tuple[int, ...]) -> None:
+        listed = ", ".join(str(v) for v in supported)
+        super().__init__(f"{kind} has no engine version {version!r} (this code has {listed}).")
+        self.kind = kind
+        self.version = version
+        self.supported = supported
 
 
 class IllegalMove(EngineError):
@@ -243,18 +281,26 @@ class Engine(Protocol):
     """What every game engine provides; see the module docstring.
 
     ``kind`` names the game ("dominion"); ``version`` is stored with each
-    game so recorded logs are replayed by the engine they were made with.
+    game so recorded logs are replayed by the engine they were made with;
+    ``versions`` lists every version this code can still replay and play
+    (see "Versions" in the module docstring), and ``at_version(v)`` returns
+    the engine object whose ``new_game`` makes version-``v`` games.
     ``bots`` maps a bot name to a function ``(view, rng) -> move`` where
     ``view`` is what ``player_view`` returns for the bot's seat.
     """
 
     kind: str
     version: int
+    versions: tuple[int, ...]
     min_players: int
     max_players: int
     bots: dict[str, Any]
     #: The keys a move of this game may carry (the notation's); others are dropped.
     move_keys: frozenset[str]
+
+    def at_version(self, version: int) -> Engine:
+        """The engine for rules ``version`` (one of ``versions``); raises :class:`UnsupportedVersion`."""
+        ...
 
     def new_game(self, options: dict[str, Any], players: int, seed: int) -> Any: ...
 

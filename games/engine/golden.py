@@ -1,28 +1,244 @@
-"""Recorded games that must replay to the same end, forever.
+"""Recorded games that must replay to the same end, forever: the golden corpus.
 
-A recorded game is a JSON file: ``kind``, ``engine_version``, ``options``,
-``players``, ``seed``, ``bots``, every ``move`` (with its ``player``) and
-``final``: the engine's end-of-game view (everything revealed). Replaying
-the moves from the seed through today's engine must give the same
-``final``; an engine change that alters a recorded game fails the test
-suite instead of silently changing games people played.
+A game is its log replayed through the engine of its own version, so a
+recorded game is the log plus everything the engine said about it:
 
-    python -m games.engine.golden record --kind dominion --out tests/golden
+``kind``, ``engine_version``, ``options``, ``players``, ``seed``, ``moves``
+(each with its ``player``), optional provenance (``bots``, ``source``),
+``events`` (per move, every event the engine returned with its visibility,
+each a row ``[kind, player, data]`` or, for a private event,
+``[kind, player, data, private_to, redacted]``: ``Event.to_dict()`` without
+its keys, which would be most of the corpus) and ``views`` (the view of
+every seat, then the spectator's, at the end; ``final``, the spectator's,
+is ``views["spectator"]``). Replaying the moves from the seed through today's code, with
+the engine of the record's version, must reproduce every one of them;
+any difference fails the test suite instead of silently changing games
+people played. A game may end finished or stopped mid-game (then the views
+keep their secrets, which the check covers too).
+
+Older records (the first 27 Dominion games) carry only ``final`` (stored);
+only what a record holds is compared.
+
+Files are plain, uncompressed JSON with one move (and its events) per line,
+so a change shows in a diff as the moves it touched; the whole corpus is a
+few megabytes. A ``.json.gz`` file is read the same way, should one ever
+be too big.
+
+    python -m games.engine.golden record --kind all --out tests/golden
     python -m games.engine.golden check tests/golden
+
+``record_game`` makes a record from a game's parameters and moves (what a
+``manage.py golden_add GAME_ID`` needs); ``check_record`` lists what no
+longer replays.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import random
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from games.engine.core import IllegalMove
 from games.engine.registry import get_engine
 
 MAX_MOVES = 20_000
+
+#: The spectator's key in ``views`` (seats are "0", "1", ...; JSON keys are strings).
+SPECTATOR_KEY = "spectator"
+
+
+def _plain(value: Any) -> Any:
+    """Return ``value`` as JSON would give it back (tuples become lists, int keys strings)."""
+    return json.loads(json.dumps(value, ensure_ascii=False))
+
+
+def _body(move: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in move.items() if k != "player"}
+
+
+def event_row(event: Any) -> list[Any]:
+    """Return an ``Event`` as a corpus row: ``[kind, player, data]``, plus
+    ``[private_to, redacted]`` when the event is private to one seat."""
+    row = [event.kind, event.player, event.data]
+    if event.private_to is not None or event.redacted is not None:
+        row += [event.private_to, event.redacted]
+    return row
+
+
+def record_game(
+    kind: str,
+    engine_version: int | None,
+    options: dict[str, Any],
+    seed: int,
+    players: int,
+    moves: Iterable[dict[str, Any]],
+    *,
+    bots: list[str] | None = None,
+    source: str | None = None,
+) -> dict[str, Any]:
+    """Replay a game and return its golden record (see the module docstring).
+
+    Args:
+        kind: the game kind ("dominion", "domaine").
+        engine_version: the rules version the game was played under
+            (``Game.engine_version``); ``None``: the current version.
+        options: the game's options as stored (normalised by the engine here).
+        seed: the game's secret seed.
+        players: the number of seats.
+        moves: the log in notation, each move with its ``player`` (seat).
+        bots: the bot of each seat, for bot games (provenance only).
+        source: where the game came from ("site game 1234"; provenance only).
+
+    Returns:
+        A JSON-ready dict; write it with ``write_record``.
+
+    Raises:
+        UnsupportedVersion: no engine for that version.
+        InvalidOptions: options or player count outside the rules.
+        IllegalMove: a move of the log is not legal (the log does not replay).
+    """
+    engine = get_engine(kind, engine_version)
+    options = engine.normalize_options(options, players, seed)
+    state = engine.new_game(options, players, seed)
+    log: list[dict[str, Any]] = []
+    events: list[list[dict[str, Any]]] = []
+    for k, move in enumerate(moves):
+        if not isinstance(move, dict) or "player" not in move:
+            raise IllegalMove(f"move {k} has no player", "malformed")
+        got = engine.apply(state, move["player"], _body(move))
+        log.append({"player": move["player"], **_body(move)})
+        events.append([event_row(e) for e in got])
+    record: dict[str, Any] = {
+        "kind": kind,
+        "engine_version": engine.version,
+        "options": options,
+        "players": players,
+        "seed": seed,
+    }
+    if bots is not None:
+        record["bots"] = list(bots)
+    if source is not None:
+        record["source"] = source
+    record.update({"moves": log, "events": events, "views": _views(engine, state, players)})
+    return _plain(record)
+
+
+def _views(engine: Any, state: Any, players: int) -> dict[str, Any]:
+    out = {str(seat): engine.view(state, seat) for seat in range(players)}
+    out[SPECTATOR_KEY] = engine.view(state, None)
+    return out
+
+
+def replay(record: dict[str, Any]) -> dict[str, Any]:
+    """Replay a record's moves from its seed with its version's engine; return the final spectator view.
+
+    Raises:
+        UnsupportedVersion: this code no longer has the record's engine version.
+        IllegalMove: a recorded move is no longer legal (the engine changed).
+    """
+    return replay_all(record)["views"][SPECTATOR_KEY]
+
+
+def replay_all(record: dict[str, Any]) -> dict[str, Any]:
+    """Replay a record; return what it would store now: ``events`` and ``views``.
+
+    Raises:
+        UnsupportedVersion, IllegalMove: as for ``replay``.
+    """
+    engine = get_engine(record["kind"], record.get("engine_version"))
+    state = engine.new_game(record["options"], record["players"], record["seed"])
+    events = []
+    for move in record["moves"]:
+        events.append([event_row(e) for e in engine.apply(state, move["player"], _body(move))])
+    return _plain({"events": events, "views": _views(engine, state, record["players"])})
+
+
+def check_record(record: dict[str, Any]) -> list[str]:
+    """Return what of ``record`` no longer replays exactly (empty when it all does).
+
+    Each entry names the first difference of one part: the move whose events
+    differ, the seat whose view differs, or the refusal of a move.
+    """
+    try:
+        got = replay_all(record)
+    except Exception as e:  # noqa: BLE001 - any failure to replay is a finding, reported by name
+        return [f"does not replay: {type(e).__name__}: {e}"]
+    out = []
+    if "events" in record:
+        for k, (want, have) in enumerate(zip(record["events"], got["events"], strict=True)):
+            if want != have:
+                out.append(f"events of move {k} ({record['moves'][k]}) differ")
+                break
+    if "final" in record and got["views"][SPECTATOR_KEY] != record["final"]:
+        out.append("final view differs")
+    for who, want in record.get("views", {}).items():
+        if got["views"].get(who) != want:
+            out.append(f"final view of {who} differs")
+    return out
+
+
+def write_record(record: dict[str, Any], path: Path) -> None:
+    """Write a record as plain JSON, one move (with its events) per line, so diffs stay readable.
+
+    A path ending in ``.gz`` is written gzip-compressed instead.
+    """
+    head = {k: v for k, v in record.items() if k not in ("moves", "events", "final", "views")}
+    # Pretty enough to read, compact enough to keep: the parameters first, then a line per move.
+    lines = ["{"]
+    for k, v in head.items():
+        lines.append(f"{json.dumps(k)}: {_dump(v)},")
+    lines.append('"moves": [')
+    moves = record["moves"]
+    lines += [_dump(m) + ("," if i < len(moves) - 1 else "") for i, m in enumerate(moves)]
+    lines.append("],")
+    if "events" in record:
+        events = record["events"]
+        lines.append('"events": [')
+        lines += [_dump(e) + ("," if i < len(events) - 1 else "") for i, e in enumerate(events)]
+        lines.append("],")
+    tail = [(k, record[k]) for k in ("final", "views") if k in record]
+    for i, (k, v) in enumerate(tail):
+        if k == "views":
+            # One seat per line.
+            seats = list(v.items())
+            lines.append('"views": {')
+            lines += [
+                f"{json.dumps(w)}: {_dump(x)}" + ("," if j < len(seats) - 1 else "") for j, (w, x) in enumerate(seats)
+            ]
+            lines.append("}" + ("," if i < len(tail) - 1 else ""))
+        else:
+            lines.append(f"{json.dumps(k)}: {_dump(v)}" + ("," if i < len(tail) - 1 else ""))
+    lines.append("}")
+    text = "\n".join(lines) + "\n"
+    if path.suffix == ".gz":
+        path.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
+    else:
+        path.write_text(text, encoding="utf-8")
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def read_record(path: Path) -> dict[str, Any]:
+    """Read a record written by ``write_record`` (plain or ``.gz``)."""
+    data = path.read_bytes()
+    if path.suffix == ".gz":
+        data = gzip.decompress(data)
+    return json.loads(data.decode("utf-8"))
+
+
+def record_files(folder: Path) -> list[Path]:
+    """Every record under ``folder`` (``*.json`` and ``*.json.gz``), sorted."""
+    return sorted(p for p in Path(folder).rglob("*") if p.name.endswith((".json", ".json.gz")))
+
+
+# --- Bot games ------------------------------------------------------------------------
 
 
 def _kingdom_random(view: Any, rng: Any) -> dict[str, Any]:
@@ -42,19 +258,54 @@ def _kingdom_random(view: Any, rng: Any) -> dict[str, Any]:
     return random_bot(view, rng)
 
 
+def _v1_quirks(view: Any, rng: Any) -> dict[str, Any]:
+    """``_kingdom_random``, but on some turns it sends ``play_treasures`` with no Treasure
+    in hand, which Dominion version 1 accepted (its games may hold such moves) and
+    version 2 refuses: recorded only under version 1."""
+    from games.engine.dominion.cards import TREASURES
+
+    if view.my_turn and not view.bought and not any(c in TREASURES for c in view.hand) and rng.random() < 0.5:
+        return {"act": "play_treasures"}
+    return _kingdom_random(view, rng)
+
+
+def _domaine_eager(view: Any, rng: Any) -> dict[str, Any]:
+    """A greedy Domaine player that makes a desertion or an alliance whenever it can
+    (the shipped bots seldom do), so the corpus holds every action."""
+    from games.engine.domaine.bots import greedy_bot
+    from games.engine.domaine.engine import legal_moves
+
+    st, me = view.state, view.player
+    if st.step == "play":
+        rare = [m for m in legal_moves(st, me) if m["act"] == "play" and ("remove" in m or "with" in m)]
+        if rare:
+            return rare[rng.randrange(len(rare))]
+    return greedy_bot(view, rng)
+
+
 #: Bots used only to make recorded games (kept here, not offered to players).
-CORPUS_BOTS = {"kingdom_random": _kingdom_random}
+CORPUS_BOTS = {"kingdom_random": _kingdom_random, "v1_quirks": _v1_quirks, "domaine_eager": _domaine_eager}
 
 
-def play(kind: str, options: dict[str, Any], bots: list[str], seed: int) -> dict[str, Any]:
-    """Play one bot game through the public engine interface and return its record."""
-    engine = get_engine(kind)
+def play_moves(
+    kind: str, engine_version: int | None, options: dict[str, Any], bots: list[str], seed: int, stop: int | None = None
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Play a bot game through the public engine interface; return (normalised options, moves).
+
+    Args:
+        stop: end after this many moves (a game stopped mid-game), or ``None``
+            to play to the end.
+
+    Raises:
+        RuntimeError: the game did not end within ``MAX_MOVES`` moves.
+    """
+    engine = get_engine(kind, engine_version)
     players = len(bots)
     options = engine.normalize_options(options, players, seed)
     state = engine.new_game(options, players, seed)
     rng = random.Random(seed)
-    moves = []
-    while not engine.is_over(state):
+    moves: list[dict[str, Any]] = []
+    while not engine.is_over(state) and (stop is None or len(moves) < stop):
         if len(moves) >= MAX_MOVES:
             raise RuntimeError(f"{kind} game with seed {seed} did not end in {MAX_MOVES} moves")
         p = engine.pending(state)[0].player
@@ -62,30 +313,20 @@ def play(kind: str, options: dict[str, Any], bots: list[str], seed: int) -> dict
         move = bot(engine.player_view(state, p), rng)
         engine.apply(state, p, move)
         moves.append({"player": p, **move})
-    return {
-        "kind": kind,
-        "engine_version": engine.version,
-        "options": options,
-        "players": players,
-        "seed": seed,
-        "bots": bots,
-        "moves": moves,
-        "final": engine.view(state, None),
-    }
+    return options, moves
 
 
-def replay(record: dict[str, Any]) -> dict[str, Any]:
-    """Replay a record's moves from its seed; return the final view.
-
-    Raises:
-        IllegalMove: a recorded move is no longer legal (the engine changed).
-    """
-    engine = get_engine(record["kind"])
-    state = engine.new_game(record["options"], record["players"], record["seed"])
-    for move in record["moves"]:
-        body = {k: v for k, v in move.items() if k != "player"}
-        engine.apply(state, move["player"], body)
-    return json.loads(json.dumps(engine.view(state, None)))
+def play(
+    kind: str,
+    options: dict[str, Any],
+    bots: list[str],
+    seed: int,
+    engine_version: int | None = None,
+    stop: int | None = None,
+) -> dict[str, Any]:
+    """Play one bot game and return its full record (``record_game`` of its moves)."""
+    options, moves = play_moves(kind, engine_version, options, bots, seed, stop)
+    return record_game(kind, engine_version, options, seed, len(bots), moves, bots=bots)
 
 
 DOMINION_KINGDOMS = [
@@ -95,11 +336,12 @@ DOMINION_KINGDOMS = [
     ["Militia", "Moneylender", "Remodel", "Smithy", "Spy", "Thief", "Throne Room", "Council Room", "Festival",
      "Laboratory"],
     ["Library", "Market", "Mine", "Witch", "Adventurer", "Throne Room", "Moat", "Thief", "Spy", "Militia"],
-]
+]  # fmt: skip
 
 
 def dominion_corpus() -> list[tuple[dict[str, Any], list[str], int]]:
-    """(options, bots, seed) for every kingdom above, 2-4 players, smart and random bots."""
+    """(options, bots, seed) of the first 27 recorded Dominion games (``tests/golden/dominion``):
+    every kingdom above, 2-4 players, smart, random and kingdom-random bots. Version 1, finished."""
     out = []
     for k, kingdom in enumerate(DOMINION_KINGDOMS):
         for players in (2, 3, 4):
@@ -112,34 +354,106 @@ def dominion_corpus() -> list[tuple[dict[str, Any], list[str], int]]:
     return out
 
 
+#: A game in the corpus: (kind, version, options, bots, seed, stop after N moves or None, file name).
+Spec = tuple[str, int, dict[str, Any], list[str], int, int | None, str]
+
+
+def dominion_versions_corpus() -> list[Spec]:
+    """The Dominion games with events and every view: versions 1 and 2, 2-4 players,
+    the three kingdoms, finished (two bot styles) and stopped mid-game."""
+    out: list[Spec] = []
+    for version in (1, 2):
+        for k, kingdom in enumerate(DOMINION_KINGDOMS):
+            for players in (2, 3, 4):
+                seed = 50_000 + 1000 * version + 100 * k + players
+                styles = [
+                    ("kingdom", ["v1_quirks" if version == 1 else "kingdom_random"] * players, None),
+                    ("mixed", ["smart", "random", "big_money", "kingdom_random"][:players], None),
+                    ("stopped", ["kingdom_random", "smart", "random", "big_money"][:players], 40 + 15 * players),
+                ]
+                for i, (style, bots, stop) in enumerate(styles):
+                    name = f"dominion-v{version}-{players}p-{style}-{seed + 10 * i}.json"
+                    out.append(("dominion", version, {"kingdom": kingdom}, bots, seed + 10 * i, stop, name))
+    return out
+
+
+def domaine_corpus() -> list[Spec]:
+    """The Domaine games: versions 1 and 2, 2-4 players, greedy, random and mixed bots,
+    finished and stopped mid-game (in setup and in play)."""
+    out: list[Spec] = []
+    for version in (1, 2):
+        for players in (2, 3, 4):
+            base = 70_000 + 1000 * version + 100 * players
+            styles = [
+                ("greedy", ["greedy"] * players, None),
+                ("random", ["random"] * players, None),
+                ("mixed", ["greedy", "random", "greedy", "random"][:players], None),
+                ("mixed", ["random", "greedy", "random", "greedy"][:players], None),
+                ("eager", ["domaine_eager"] * players, None),
+                ("stopped-setup", ["greedy", "random", "random", "greedy"][:players], 3),
+                ("stopped", ["greedy"] * players, 60),
+                ("stopped", ["random", "greedy", "greedy", "random"][:players], 90),
+                ("stopped", ["domaine_eager", "random", "greedy", "domaine_eager"][:players], 140),
+            ]
+            for i, (style, bots, stop) in enumerate(styles):
+                seed = base + i
+                out.append(
+                    ("domaine", version, {}, bots, seed, stop, f"domaine-v{version}-{players}p-{style}-{seed}.json")
+                )
+    return out
+
+
 def main(argv: list[str]) -> int:
-    """``record`` writes the corpus; ``check`` replays every file and reports differences."""
+    """``record`` writes a corpus (on purpose only); ``check`` replays every file and reports differences."""
     ap = argparse.ArgumentParser(prog="python -m games.engine.golden")
     sub = ap.add_subparsers(dest="cmd", required=True)
-    rec = sub.add_parser("record")
-    rec.add_argument("--kind", default="dominion")
+    rec = sub.add_parser("record", help="write a corpus (rewrites its files)")
+    rec.add_argument(
+        "--kind",
+        default="all",
+        choices=["all", "dominion", "dominion-v1-first27", "domaine"],
+        help="dominion: the versioned Dominion games; dominion-v1-first27: the first 27 (final view only)",
+    )
     rec.add_argument("--out", default="tests/golden")
-    chk = sub.add_parser("check")
+    chk = sub.add_parser("check", help="replay every record under a folder")
     chk.add_argument("folder")
     args = ap.parse_args(argv)
     if args.cmd == "record":
-        if args.kind != "dominion":
-            ap.error("only the dominion corpus is defined here; other games add theirs")
-        out = Path(args.out) / args.kind
-        out.mkdir(parents=True, exist_ok=True)
-        for options, bots, seed in dominion_corpus():
-            record = play(args.kind, options, bots, seed)
-            name = f"{args.kind}-{len(bots)}p-{bots[0]}-{seed}.json"
-            (out / name).write_text(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
-            print(f"{name}: {len(record['moves'])} moves")
+        specs: list[Spec] = []
+        if args.kind in ("all", "dominion"):
+            specs += dominion_versions_corpus()
+        if args.kind in ("all", "domaine"):
+            specs += domaine_corpus()
+        if args.kind == "dominion-v1-first27":
+            out = Path(args.out) / "dominion"
+            out.mkdir(parents=True, exist_ok=True)
+            for options, bots, seed in dominion_corpus():
+                options, moves = play_moves("dominion", 1, options, bots, seed)
+                record = record_game("dominion", 1, options, seed, len(bots), moves, bots=bots)
+                # The first records kept only the final view; keep their shape.
+                record = {k: v for k, v in record.items() if k not in ("events", "views")}
+                name = f"dominion-{len(bots)}p-{bots[0]}-{seed}.json"
+                (out / name).write_text(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
+                print(f"{name}: {len(moves)} moves")
+            return 0
+        for kind, version, options, bots, seed, stop, name in specs:
+            out = Path(args.out) / kind
+            out.mkdir(parents=True, exist_ok=True)
+            record = play(kind, options, bots, seed, version, stop)
+            write_record(record, out / name)
+            over = record["views"][SPECTATOR_KEY]["game_over"]
+            print(f"{name}: {len(record['moves'])} moves{'' if over else ' (stopped)'}")
         return 0
     bad = 0
-    for path in sorted(Path(args.folder).rglob("*.json")):
-        record = json.loads(path.read_text())
-        if replay(record) != record["final"]:
-            print(f"DIFFERS {path}")
+    files = record_files(Path(args.folder))
+    for path in files:
+        problems = check_record(read_record(path))
+        if problems:
+            print(f"DIFFERS {path}: " + "; ".join(problems))
             bad += 1
-    print("all recorded games replay exactly" if not bad else f"{bad} recorded games differ")
+    print(
+        f"all {len(files)} recorded games replay exactly" if not bad else f"{bad} of {len(files)} recorded games differ"
+    )
     return 1 if bad else 0
 
 

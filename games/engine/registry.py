@@ -1,15 +1,19 @@
-"""Map a game kind ("dominion", "domaine") to its engine.
+"""Map a game kind ("dominion", "domaine") and a rules version to its engine.
 
 The site, the clocks, the bots and the notifier look an engine up here and
 never branch on the game. Engines are imported lazily so that one broken or
 missing engine cannot stop the others from loading.
+
+A stored game is replayed and played on with the engine of its own
+``engine_version`` (``get_engine(game.kind, game.engine_version)``); see
+"Versions" in ``games.engine.core``.
 """
 
 from __future__ import annotations
 
 import importlib
 
-from games.engine.core import Engine
+from games.engine.core import Engine, UnsupportedVersion
 
 #: kind -> module that defines a module-level ``ENGINE`` object.
 ENGINE_MODULES: dict[str, str] = {
@@ -18,17 +22,31 @@ ENGINE_MODULES: dict[str, str] = {
 }
 
 
-def get_engine(kind: str) -> Engine:
-    """Return the engine for ``kind``.
+def get_engine(kind: str, version: int | None = None) -> Engine:
+    """Return the engine for ``kind`` at rules ``version`` (``None``: the current one).
+
+    Args:
+        kind: a registered game kind.
+        version: a version from the engine's ``versions``; ``None`` gives
+            the current engine (what new games are made with).
 
     Raises:
         KeyError: no engine is registered under that name.
+        UnsupportedVersion: the engine has no such version (also a
+            ``LookupError``); its message names the versions it has.
     """
     try:
         module = ENGINE_MODULES[kind]
     except KeyError:
         raise KeyError(f"unknown game kind {kind!r}") from None
-    return importlib.import_module(module).ENGINE
+    engine = importlib.import_module(module).ENGINE
+    if version is None or (version == engine.version and not isinstance(version, bool)):
+        return engine
+    # An engine without ``versions`` (a test double) has only its current version.
+    supported = tuple(getattr(engine, "versions", (engine.version,)))
+    if isinstance(version, bool) or not isinstance(version, int) or version not in supported:
+        raise UnsupportedVersion(kind, version, supported)
+    return engine.at_version(version)
 
 
 def kinds() -> list[str]:

@@ -20,7 +20,6 @@ from games.engine.domaine.board import (
     ADJ,
     EDGE_NAME,
     EDGES,
-    NEDGES,
     NEIGHBOURS,
     NSQ,
     SQ_NAME,
@@ -100,11 +99,8 @@ def legal_border_edges(board: Board) -> list[int]:
     castle = board.castle
     knight = board.knight
     out = []
-    for e in range(NEDGES):
-        if border[e]:
-            continue
-        a, b = EDGES[e]
-        if domain_at[a] >= 0:
+    for e, (a, b) in enumerate(EDGES):
+        if border[e] or domain_at[a] >= 0:
             continue
         ca, ka, cb, kb = castle[a], knight[a], castle[b], knight[b]
         # Same colour on both squares (castle or knight on either side).
@@ -273,12 +269,13 @@ def domains_share_edge(d: Derived, c1: int, c2: int) -> bool:
 # --- Desertion -----------------------------------------------------------------
 
 
-def desertion_remove_refusal(board: Board, player: int, r: int) -> Refusal:
+def desertion_remove_refusal(board: Board, player: int, r: int, rs: rules.Ruleset) -> Refusal:
     """Why the knight on ``r`` may not be made to desert, or ``None``.
 
     Rules: a knight of another player (not the neutral colour) standing in a
     domain of its owner, that domain sharing an edge with a domain of the
-    player which already holds one of the player's knights.
+    player (version 1: one which already holds one of the player's knights;
+    from version 2 any, ``rs.desertion_needs_own_knight``).
     """
     name = SQ_NAME[r]
     kc = board.knight[r]
@@ -290,10 +287,10 @@ def desertion_remove_refusal(board: Board, player: int, r: int) -> Refusal:
     oc = d.domain_at[r]
     if oc < 0 or d.domains[oc].owner != kc:
         return f"The knight on {name} does not stand in a domain of its owner.", "knight_not_in_domain"
-    if not _receiving_domains(d, player, oc):
+    if not _receiving_domains(d, player, oc, rs):
+        holding = " that holds one of your knights" if rs.desertion_needs_own_knight else ""
         return (
-            f"The domain of the castle on {SQ_NAME[oc]} shares no edge with a domain of yours that "
-            f"holds one of your knights.",
+            f"The domain of the castle on {SQ_NAME[oc]} shares no edge with a domain of yours{holding}.",
             "no_receiving_domain",
         )
     if board.knights_on_board(player) >= rules.KNIGHTS_PER_COLOUR:
@@ -301,28 +298,35 @@ def desertion_remove_refusal(board: Board, player: int, r: int) -> Refusal:
     return None
 
 
-def _receiving_domains(d: Derived, player: int, other_castle: int) -> list[int]:
+def _receiving_domains(d: Derived, player: int, other_castle: int, rs: rules.Ruleset) -> list[int]:
+    """The player's domains that may receive the new knight of a desertion
+    from the domain of ``other_castle`` (sharing an edge with it; version 1:
+    holding one of the player's knights already)."""
+    least = 1 if rs.desertion_needs_own_knight else 0
     return [
         c
         for c, dom in d.domains.items()
-        if dom.owner == player and dom.knights >= 1 and domains_share_edge(d, c, other_castle)
+        if dom.owner == player and dom.knights >= least and domains_share_edge(d, c, other_castle)
     ]
 
 
-def desertion_knight_refusal(board: Board, player: int, r: int, k: int, gold_left: int | None) -> Refusal:
+def desertion_knight_refusal(
+    board: Board, player: int, r: int, k: int, gold_left: int | None, rs: rules.Ruleset
+) -> Refusal:
     """Why, after the knight on ``r`` deserted, the player's new knight may not
     go on ``k``, or ``None``. ``board`` is the board *before* the removal.
 
     Rules: ``k`` is in a domain of the player that shares an edge with the
-    deserter's domain and already holds one of the player's knights; the new
-    knight follows the knight rules (a forest costs 1 more gold).
+    deserter's domain (version 1: and already holds one of the player's
+    knights); the new knight follows the knight rules (a forest costs 1 more
+    gold).
     """
     d = board.derived()
     oc = d.domain_at[r]
     rc = d.domain_at[k]
     if rc < 0 or d.domains[rc].owner != player:
         return f"{SQ_NAME[k]} is not in one of your domains.", "not_your_domain"
-    if d.domains[rc].knights < 1:
+    if rs.desertion_needs_own_knight and d.domains[rc].knights < 1:
         return (f"The domain of the castle on {SQ_NAME[rc]} holds none of your knights yet.", "no_knight_in_domain")
     if not domains_share_edge(d, rc, oc):
         return (
@@ -377,7 +381,11 @@ class PlayOutcome:
         board: the board after the play.
         cost: the card's cost; extra: forest surcharges.
         alliance: a new allied pair, or None.
-        parts: the play's parts in notation (for the event log).
+        parts: the play's parts in notation (for the event log): the parts
+            made, which from version 2 may stop short of the move's.
+        won: version 2 only: a placement of this play brought a player to
+            the target score, so the game ends there (the later parts are not
+            made, and no card is taken).
     """
 
     card: Card
@@ -387,6 +395,7 @@ class PlayOutcome:
     extra: int = 0
     alliance: tuple[int, int] | None = None
     parts: dict[str, Any] = field(default_factory=dict)
+    won: bool = False
 
 
 def _refuse(refusal: Refusal) -> None:
@@ -427,8 +436,29 @@ def _as_list(move: dict[str, Any], key: str, limit: int, what: str) -> list[Any]
     return items
 
 
+def _target_reached(state: State, board: Board) -> bool:
+    """Version 2: True if ``board`` puts a player at or over the target score.
+
+    Rule (version 2): the first player to reach the target wins at once;
+    scores are recomputed after every single placement. Only borders and
+    expanded squares are checked: a knight (placed or removed) never changes
+    a score, since scores count the squares of domains and domains follow
+    from castles and borders alone.
+    """
+    target = state.target
+    scores = board.derived().scores
+    return any(scores[i] >= target for i in range(state.n))
+
+
 def resolve_play(state: State, player: int, move: dict[str, Any], partial: bool = False) -> PlayOutcome:
-    """Check a ``play`` move whole and compute its effect on a board copy.
+    """Check a ``play`` move and compute its effect on a board copy.
+
+    Version 1 checks and makes the whole play. From version 2 the target is
+    checked after every border and every expanded square: the placement
+    that brings a player to the target ends the play there (``won``), and
+    the later parts are neither made nor checked
+    (``rules.TARGET_STOPS_THE_PLAY_UNCHECKED``); the move's shape (its keys,
+    how many parts) is checked whole in every version.
 
     Args:
         state: the position (not changed).
@@ -450,13 +480,19 @@ def resolve_play(state: State, player: int, move: dict[str, Any], partial: bool 
     board = state.board.copy()
     out = PlayOutcome(card, action, board, card.cost)
     kind = action.kind
+    at_once = state.rules.target_wins_at_once
     if kind == BORDERS:
         edges = _as_list(move, "borders", action.n, "borders")
+        made = []
         for text in edges:
             e = parse_edge(text)
             _refuse(border_refusal(board, e))
             board.add_border(e)
-        out.parts = {"borders": [EDGE_NAME[parse_edge(t)] for t in edges]}
+            made.append(EDGE_NAME[e])
+            if at_once and _target_reached(state, board):
+                out.won = True
+                break
+        out.parts = {"borders": made}
     elif kind == KNIGHTS:
         squares = _as_list(move, "knights", action.n, "knights")
         for text in squares:
@@ -475,22 +511,27 @@ def resolve_play(state: State, player: int, move: dict[str, Any], partial: bool 
             dom = board.derived().domains.get(castle)
             if dom is None or dom.owner != player:
                 raise IllegalMove(f"{SQ_NAME[castle]} is not the castle of one of your domains.", "not_your_domain")
+            made = []
             for text in squares:
                 s = parse_square(text)
                 _refuse(expand_refusal(board, state.alliances, player, castle, s))
                 take_square(board, castle, s)
-            out.parts = {"domain": SQ_NAME[castle], "squares": [SQ_NAME[parse_square(t)] for t in squares]}
+                made.append(SQ_NAME[s])
+                if at_once and _target_reached(state, board):
+                    out.won = True
+                    break
+            out.parts = {"domain": SQ_NAME[castle], "squares": made}
     elif kind == DESERTION:
         has_r, has_k = "remove" in move, "knight" in move
         if has_r != has_k and not (partial and has_r):
             raise IllegalMove("A desertion names both the knight removed and the new knight's square.", "bad_part")
         if has_r:
             r = parse_square(move["remove"])
-            _refuse(desertion_remove_refusal(board, player, r))
+            _refuse(desertion_remove_refusal(board, player, r, state.rules))
             out.parts = {"remove": SQ_NAME[r]}
             if has_k:
                 k = parse_square(move["knight"])
-                _refuse(desertion_knight_refusal(board, player, r, k, gold - card.cost))
+                _refuse(desertion_knight_refusal(board, player, r, k, gold - card.cost, state.rules))
                 owner = board.knight[r]
                 board.set_knight(r, -1)
                 out.extra += surcharge(board, k)
@@ -529,6 +570,9 @@ def next_choices(state: State, player: int, move: dict[str, Any]) -> dict[str, A
     play is complete. Raises IllegalMove if the partial play is illegal.
     """
     out = resolve_play(state, player, move, partial=True)
+    if out.won:
+        # Version 2: the game ends at this placement; nothing more is made.
+        return {"part": None}
     board = out.board
     gold_left = state.players[player].gold - out.cost - out.extra
     kind, n = out.action.kind, out.action.n
@@ -563,7 +607,7 @@ def next_choices(state: State, player: int, move: dict[str, Any]) -> dict[str, A
             return {
                 "part": "remove",
                 "remaining": 1,
-                "choices": [SQ_NAME[s] for s in desertion_removals(board, player)],
+                "choices": [SQ_NAME[s] for s in desertion_removals(board, player, state.rules)],
             }
         if "knight" in move:
             return {"part": None}
@@ -571,7 +615,7 @@ def next_choices(state: State, player: int, move: dict[str, Any]) -> dict[str, A
         return {
             "part": "knight",
             "remaining": 1,
-            "choices": [SQ_NAME[k] for k in desertion_squares(board, player, r, gold_left)],
+            "choices": [SQ_NAME[k] for k in desertion_squares(board, player, r, gold_left, state.rules)],
         }
     if kind == ALLIANCE:
         if "domain" not in move:
@@ -595,22 +639,23 @@ def next_choices(state: State, player: int, move: dict[str, Any]) -> dict[str, A
     return {"part": None}
 
 
-def desertion_removals(board: Board, player: int) -> list[int]:
-    """Return the squares of knights that ``player`` may make desert."""
+def desertion_removals(board: Board, player: int, rs: rules.Ruleset) -> list[int]:
+    """Return the squares of knights that ``player`` may make desert (rules of ``rs``)."""
+    knight = board.knight
     return [
         s
         for s in range(NSQ)
-        if board.knight[s] >= 0 and board.knight[s] != player and desertion_remove_refusal(board, player, s) is None
+        if knight[s] >= 0 and knight[s] != player and desertion_remove_refusal(board, player, s, rs) is None
     ]
 
 
-def desertion_squares(board: Board, player: int, r: int, gold_left: int | None) -> list[int]:
+def desertion_squares(board: Board, player: int, r: int, gold_left: int | None, rs: rules.Ruleset) -> list[int]:
     """Return the squares where the player's new knight may go after the knight on ``r`` deserts."""
     d = board.derived()
     oc = d.domain_at[r]
     if oc < 0:
         return []
-    receiving = _receiving_domains(d, player, oc)
+    receiving = _receiving_domains(d, player, oc, rs)
     b2 = board.copy()
     b2.set_knight(r, -1)
     out = []
@@ -642,60 +687,62 @@ def _far_enough(board: Board, colour: int, s: int, dist: int, own: list[int] | N
     return True
 
 
-def _castle_square_ok(board: Board, colour: int, s: int, gold: int | None) -> bool:
+def _castle_square_ok(board: Board, colour: int, s: int, gold: int | None, rs: rules.Ruleset) -> bool:
     if board.occupied(s) or board.terrain[s] not in rules.CASTLE_TERRAIN:
         return False
     if colour == rules.NEUTRAL or not rules.CASTLE_NEEDS_KNIGHT_SQUARE:
         return True
-    return any(setup_knight_refusal(board, s, k, gold) is None for k in NEIGHBOURS[s])
+    return any(setup_knight_refusal(board, s, k, gold, rs) is None for k in NEIGHBOURS[s])
 
 
-def _setup_candidates(board: Board, colour: int, gold: int | None) -> tuple[list[int], list[int]]:
+def _setup_candidates(board: Board, colour: int, gold: int | None, rs: rules.Ruleset) -> tuple[list[int], list[int]]:
     own = [c for c, col in enumerate(board.castle) if col == colour]
-    return [s for s in range(NSQ) if _castle_square_ok(board, colour, s, gold)], own
+    return [s for s in range(NSQ) if _castle_square_ok(board, colour, s, gold, rs)], own
 
 
-def setup_distance(board: Board, colour: int, gold: int | None) -> int:
+def setup_distance(board: Board, colour: int, gold: int | None, rs: rules.Ruleset) -> int:
     """Return the distance rule in force for ``colour``'s next castle.
 
-    Rule: 7 squares from every castle of the same colour; 6 if the colour
-    has no legal square at 7; (house) lower still, one at a time, if even 6
-    leaves none.
+    Rule: ``rs.castle_distance`` squares (|dx|+|dy|) from every castle of the
+    same colour (version 1: 7; version 2: 6, the original's); if the colour
+    has no legal square at that distance, ``rs.castle_fallback`` (1: 6;
+    2: 5); then (house) lower still, one at a time, down to
+    ``rules.CASTLE_DISTANCE_FLOOR``.
     """
-    cands, own = _setup_candidates(board, colour, gold)
-    return _distance_for(board, colour, cands, own)
+    cands, own = _setup_candidates(board, colour, gold, rs)
+    return _distance_for(board, colour, cands, own, rs)
 
 
-def _distance_for(board: Board, colour: int, cands: list[int], own: list[int]) -> int:
-    dist = rules.CASTLE_DISTANCE
+def _distance_for(board: Board, colour: int, cands: list[int], own: list[int], rs: rules.Ruleset) -> int:
+    dist = rs.castle_distance
     while dist > rules.CASTLE_DISTANCE_FLOOR:
         if any(_far_enough(board, colour, s, dist, own) for s in cands):
             return dist
-        dist = rules.CASTLE_DISTANCE_FALLBACK if dist == rules.CASTLE_DISTANCE else dist - 1
+        dist = rs.castle_fallback if dist == rs.castle_distance else dist - 1
     return rules.CASTLE_DISTANCE_FLOOR
 
 
-def setup_castle_squares(board: Board, colour: int, gold: int | None) -> list[int]:
-    """Return the squares where ``colour``'s next castle may go."""
-    cands, own = _setup_candidates(board, colour, gold)
-    dist = _distance_for(board, colour, cands, own)
+def setup_castle_squares(board: Board, colour: int, gold: int | None, rs: rules.Ruleset) -> list[int]:
+    """Return the squares where ``colour``'s next castle may go (rules of ``rs``)."""
+    cands, own = _setup_candidates(board, colour, gold, rs)
+    dist = _distance_for(board, colour, cands, own, rs)
     return [s for s in cands if _far_enough(board, colour, s, dist, own)]
 
 
-def setup_castle_refusal(board: Board, colour: int, s: int, gold: int | None) -> Refusal:
+def setup_castle_refusal(board: Board, colour: int, s: int, gold: int | None, rs: rules.Ruleset) -> Refusal:
     """Why ``colour``'s next castle may not go on ``s``, or ``None``.
 
     Rules: a free meadow; the distance rule among castles of the same colour
-    (7, with the fallback); castles of other colours do not matter.
+    (see ``setup_distance``); castles of other colours do not matter.
     """
     name = SQ_NAME[s]
     if board.occupied(s):
         return f"{name} is not free.", "square_taken"
     if board.terrain[s] not in rules.CASTLE_TERRAIN:
         return f"A castle must stand on a meadow; {name} is not one.", "castle_terrain"
-    if not _castle_square_ok(board, colour, s, gold):
+    if not _castle_square_ok(board, colour, s, gold, rs):
         return f"No free meadow or forest next to {name} for the castle's first knight.", "no_knight_square"
-    dist = setup_distance(board, colour, gold)
+    dist = setup_distance(board, colour, gold, rs)
     if not _far_enough(board, colour, s, dist):
         near = [SQ_NAME[c] for c in range(NSQ) if board.castle[c] == colour and not _far_enough_pair(c, s, dist)]
         return (
@@ -711,10 +758,11 @@ def _far_enough_pair(c: int, s: int, dist: int) -> bool:
     return abs(cc - sc) + abs(cr - sr) >= dist
 
 
-def setup_knight_refusal(board: Board, castle: int, k: int, gold: int | None) -> Refusal:
+def setup_knight_refusal(board: Board, castle: int, k: int, gold: int | None, rs: rules.Ruleset) -> Refusal:
     """Why the first knight of a castle being placed on ``castle`` may not go
     on ``k``, or ``None``. Rule: a free meadow or forest orthogonally next to
-    the castle; a forest costs 1 gold."""
+    the castle; version 1: a forest costs 1 gold (so needs it); from version
+    2 it is free (``rs.setup_forest_costs``)."""
     name = SQ_NAME[k]
     if k not in NEIGHBOURS[castle]:
         return f"The castle's knight must stand next to it; {name} is not.", "knight_not_adjacent"
@@ -723,9 +771,15 @@ def setup_knight_refusal(board: Board, castle: int, k: int, gold: int | None) ->
     t = board.terrain[k]
     if t not in rules.KNIGHT_TERRAIN:
         return f"A knight must stand on a meadow or a forest; {name} is neither.", "knight_terrain"
-    if gold is not None and t == rules.FOREST and gold < rules.FOREST_KNIGHT_SURCHARGE:
+    if rs.setup_forest_costs and gold is not None and t == rules.FOREST and gold < rules.FOREST_KNIGHT_SURCHARGE:
         return f"A knight on the forest {name} costs 1 gold, which you do not have.", "no_gold"
     return None
+
+
+def setup_surcharge(board: Board, k: int, rs: rules.Ruleset) -> int:
+    """Gold the first knight of a setup placement on ``k`` costs: the forest
+    surcharge under version 1, nothing from version 2 (free on a forest too)."""
+    return surcharge(board, k) if rs.setup_forest_costs else 0
 
 
 def colour_label(colour: int) -> int | str:

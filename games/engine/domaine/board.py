@@ -203,7 +203,12 @@ class Derived:
         castle = board.castle
         knight = board.knight
         terrain = board.terrain
-        self.castles = [[s for s in sq if castle[s] >= 0] for sq in areas]
+        # Castles per area, each list in square order: walk the castles, not every square.
+        castles: list[list[int]] = [[] for _ in areas]
+        for s in range(NSQ):
+            if castle[s] >= 0:
+                castles[label[s]].append(s)
+        self.castles = castles
         domain_at = [-1] * NSQ
         domains: dict[int, Domain] = {}
         scores = [0] * (rules.NEUTRAL + 1)
@@ -299,17 +304,66 @@ def split_side(border: bytearray, a: int, b: int) -> list[int] | None:
                     return None
 
 
+def _ring() -> list[tuple[tuple[int, int, int, int, int], ...]]:
+    """Per square s, its diagonal squares q as ``(q, t1, t2, e1, e2)``: t1 and t2
+    are the two orthogonal neighbours of s next to q, e1 the edge t1-q, e2 q-t2."""
+    out = []
+    for s in range(NSQ):
+        c, r = divmod(s, N)
+        links = []
+        for dc, dr in ((-1, -1), (-1, 1), (1, -1), (1, 1)):
+            if 0 <= c + dc < N and 0 <= r + dr < N:
+                q = (c + dc) * N + r + dr
+                t1, t2 = (c + dc) * N + r, c * N + r + dr
+                links.append((q, t1, t2, edge_between(t1, q), edge_between(q, t2)))
+        out.append(tuple(links))
+    return out
+
+
+_RING = _ring()
+
+
+def _joined_around(border: bytearray, label: list[int], area: int, centre: int, targets: list[int]) -> bool:
+    """True if the ``targets`` (orthogonal neighbours of ``centre``) are joined
+    inside ``area`` through the diagonal squares around ``centre`` alone.
+
+    A cheap sufficient test: False only means "not around the corner", and the
+    caller then searches the area. ``centre`` itself is never used as a step.
+    """
+    group = {t: t for t in targets}
+    for q, t1, t2, e1, e2 in _RING[centre]:
+        if label[q] != area or border[e1] or border[e2]:
+            continue
+        g1, g2 = group.get(t1), group.get(t2)
+        if g1 is None or g2 is None or g1 == g2:
+            continue
+        for t, g in group.items():
+            if g == g2:
+                group[t] = g1
+    return len(set(group.values())) == 1
+
+
 def _reaches_all(
-    border: bytearray, label: list[int], area: int, targets: list[int], skip: int | None = None
+    border: bytearray,
+    label: list[int],
+    area: int,
+    targets: list[int],
+    skip: int | None = None,
+    centre: int | None = None,
 ) -> bool:
     """True if a search inside ``area`` from ``targets[0]`` reaches every other target.
 
     Breadth-first, so when the targets are close (the usual case: the
     squares around one square) it stops after a few squares. ``skip`` is a
     square the search must go around (a square about to change hands).
+    ``centre``: the targets are orthogonal neighbours of that square (which
+    is ``skip`` or outside ``area``), so first try joining them around its
+    corners, which settles most calls without a search.
     """
     want = set(targets[1:])
     if not want:
+        return True
+    if centre is not None and _joined_around(border, label, area, centre, targets):
         return True
     start = targets[0]
     seen = {start} if skip is None else {start, skip}
@@ -449,7 +503,7 @@ class Board:
         # Squares of the old area that touched s: if one search from the first
         # reaches all the others, what is left of the old area holds together.
         touching = [t for t, e in ADJ[s] if label[t] == old]
-        if touching and _reaches_all(border, label, old, touching):
+        if touching and _reaches_all(border, label, old, touching, centre=s):
             areas[old] = [q for q in areas[old] if q != s]
             self._la = (label, areas)
             return

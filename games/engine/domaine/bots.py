@@ -113,7 +113,11 @@ def random_play(st: State, me: int, card: Card, option: int, rng: Any) -> Move:
                 chosen.append(SQ_NAME[s])
             move.update({"domain": SQ_NAME[c], "squares": chosen})
     elif action.kind == DESERTION:
-        pairs = [(r, k) for r in A.desertion_removals(board, me) for k in A.desertion_squares(board, me, r, gold_left)]
+        pairs = [
+            (r, k)
+            for r in A.desertion_removals(board, me, st.rules)
+            for k in A.desertion_squares(board, me, r, gold_left, st.rules)
+        ]
         if pairs:
             r, k = _pick(rng, pairs)
             move.update({"remove": SQ_NAME[r], "knight": SQ_NAME[k]})
@@ -168,6 +172,22 @@ def _rectangles() -> tuple[list[tuple[frozenset[int], frozenset[int]]], list[lis
 _RECTS, _RECTS_AT = _rectangles()
 
 
+def _bits(items: Any) -> int:
+    """A set of small numbers (squares, edges) as an int bit mask."""
+    out = 0
+    for i in items:
+        out |= 1 << i
+    return out
+
+
+#: Per square, the rectangles that hold it as (k, squares mask, perimeter
+#: mask, perimeter size): ``plans`` tests a rectangle with two int ANDs
+#: instead of two set intersections (same answers, a quarter of the time).
+_RECT_MASKS_AT: list[list[tuple[int, int, int, int]]] = [
+    [(k, _bits(_RECTS[k][0]), _bits(_RECTS[k][1]), len(_RECTS[k][1])) for k in _RECTS_AT[s]] for s in range(NSQ)
+]
+
+
 _RECT_VALUES: dict[str, dict[int, float]] = {}
 
 
@@ -219,7 +239,7 @@ def expansion_diff(board: Board, me: int, n: int, castle: int, s: int) -> int:
 def _reaches_all_without(board: Board, label: list[int], area: int, targets: list[int], skip: int) -> bool:
     """True if, inside ``area`` and avoiding square ``skip``, a search from
     ``targets[0]`` reaches all other targets (breadth-first, stops early)."""
-    return _reaches_all(board.border, label, area, targets, skip)
+    return _reaches_all(board.border, label, area, targets, skip, centre=skip)
 
 
 def plans(st: State, me: int, limit: int = 4) -> list[tuple[float, list[int], frozenset[int]]]:
@@ -230,36 +250,50 @@ def plans(st: State, me: int, limit: int = 4) -> list[tuple[float, list[int], fr
     now; its priority is its value per border still needed."""
     board = st.board
     d = board.derived()
-    legal = set(A.legal_border_edges(board))
-    bordered = {e for e, on in enumerate(board.border) if on}
+    border = board.border
+    bordered_mask = _edge_mask(border)
     # Free edges where no border may go now: an enclosure needing one is out of reach.
-    illegal = _ALL_EDGES - bordered - legal
-    castles = [s for s, c in enumerate(board.castle) if c >= 0]
-    blocked = set(castles)
-    blocked.update(s for s, c in enumerate(d.domain_at) if c >= 0)
+    illegal = _ALL_EDGES_MASK & ~bordered_mask & ~_bits(A.legal_border_edges(board))
+    castle = board.castle
+    domain_at = d.domain_at
+    castles = [s for s, c in enumerate(castle) if c >= 0]
+    blocked = _bits(castles) | _bits(s for s, c in enumerate(domain_at) if c >= 0)
     terrain = board.terrain
     values = _rect_values(terrain)
     out = []
     for c in castles:
-        if board.castle[c] != me or d.domain_at[c] == c:
+        if castle[c] != me or domain_at[c] == c:
             continue
-        blocked.discard(c)
-        for k in _RECTS_AT[c]:
-            sq, per = _RECTS[k]
-            if not blocked.isdisjoint(sq) or not illegal.isdisjoint(per):
+        # c is in no domain (it would be its own), so it is blocked only as a castle.
+        others = blocked & ~(1 << c)
+        for k, sq_mask, per_mask, per_len in _RECT_MASKS_AT[c]:
+            if others & sq_mask or illegal & per_mask:
                 continue
-            need = len(per) - len(per & bordered)
+            need = per_len - (per_mask & bordered_mask).bit_count()
             if not need:
                 continue
             value = values.get(k)
             if value is None:
-                value = values[k] = sum(_PLAN_POINTS[terrain[s]] for s in sq)
+                value = values[k] = sum(_PLAN_POINTS[terrain[s]] for s in _RECTS[k][0])
             out.append((value / (need + 2), -k, value, k))
-        blocked.add(c)
-    return [(v, sorted(_RECTS[k][1] - bordered), _RECTS[k][0]) for _, _, v, k in heapq.nlargest(limit, out)]
+    return [
+        (v, sorted(e for e in _RECTS[k][1] if not border[e]), _RECTS[k][0]) for _, _, v, k in heapq.nlargest(limit, out)
+    ]
 
 
 _ALL_EDGES = frozenset(range(NEDGES))
+_ALL_EDGES_MASK = (1 << NEDGES) - 1
+
+
+_DIGITS = bytes.maketrans(b"\x00\x01", b"01")
+
+
+def _edge_mask(border: bytearray) -> int:
+    """The bordered edges as an int bit mask (bit e set when edge e has a marker).
+
+    ``border`` holds 0 or 1 per edge; reversed and read as binary digits it is
+    the mask, converted in C rather than bit by bit."""
+    return int(bytes(border[::-1]).translate(_DIGITS), 2)
 
 
 # --- greedy: the bot -------------------------------------------------------------------
@@ -275,7 +309,23 @@ def greedy_bot(view: PlayerView, rng: Any) -> Move:
     return greedy_play(st, me)
 
 
+_NEAR_VALUES: dict[str, list[float | None]] = {}
+
+
 def _near_value(board: Board, s: int) -> float:
+    """How good the land around ``s`` is for a castle (terrain only, so memoised per board)."""
+    memo = _NEAR_VALUES.get(board.terrain)
+    if memo is None:
+        if len(_NEAR_VALUES) > 64:
+            _NEAR_VALUES.clear()
+        memo = _NEAR_VALUES[board.terrain] = [None] * NSQ
+    v = memo[s]
+    if v is None:
+        v = memo[s] = _near_value_of(board, s)
+    return v
+
+
+def _near_value_of(board: Board, s: int) -> float:
     sc, sr = divmod(s, N)
     v = 0.0
     for dc in range(-2, 3):
@@ -308,17 +358,19 @@ def greedy_setup(st: State, me: int) -> Move:
     moves = legal_moves(st, me)
     board = st.board
     if moves and moves[0]["act"] == "place_neutral":
+        # The players' castles, found once rather than once per candidate square.
+        placed = [
+            (divmod(c, N), -1 if col == me else 1) for c, col in enumerate(board.castle) if 0 <= col < rules.NEUTRAL
+        ]
 
         def neutral_key(m: Move) -> float:
             """Near the opponents' castles, away from the bot's own."""
             s = A.parse_square(m["at"])
             sc, sr = divmod(s, N)
             v = 0.0
-            for c in range(NSQ):
-                if 0 <= board.castle[c] < rules.NEUTRAL:
-                    cc, cr = divmod(c, N)
-                    dist = abs(cc - sc) + abs(cr - sr)
-                    v += (-1 if board.castle[c] == me else 1) * max(0, 6 - dist)
+            for (cc, cr), sign in placed:
+                dist = abs(cc - sc) + abs(cr - sr)
+                v += sign * max(0, 6 - dist)
             return v
 
         return max(moves, key=neutral_key)
@@ -445,8 +497,9 @@ def _position_memo(st: State, me: int) -> list[Any]:
         st.n,
         b.terrain,
         bytes(b.border),
-        bytes(c + 1 for c in b.castle),
-        bytes(k + 1 for k in b.knight),
+        # Tuples: one C-level copy each (a generator into bytes cost more than the lookup).
+        tuple(b.castle),
+        tuple(b.knight),
         tuple(st.alliances),
     )
     memo = _MEMO.get(key)
@@ -487,12 +540,18 @@ def _best_parts(
         plan_squares = set(plan_list[0][2]) if plan_list else set()
         b = board.copy()
         chosen, gain, extra = [], 0.0, 0
+        # Whether a domain of mine touches another domain: knights do not change domains, so once per domain.
+        fronts: dict[int, bool] = {}
         for _ in range(n):
             options = []
             for s in A.knight_squares(b, me, gold_left - extra):
                 dom = d.domain_at[s]
                 if dom >= 0 and d.domains[dom].owner == me:
-                    front = any(0 <= d.domain_at[t] != dom for q in d.domains[dom].squares for t in NEIGHBOURS[q])
+                    front = fronts.get(dom)
+                    if front is None:
+                        front = fronts[dom] = any(
+                            0 <= d.domain_at[t] != dom for q in d.domains[dom].squares for t in NEIGHBOURS[q]
+                        )
                     v = KNIGHT_FRONT_VALUE if front else KNIGHT_VALUE
                 elif s in plan_squares:
                     v = KNIGHT_VALUE
@@ -530,8 +589,8 @@ def _best_parts(
                     best = (cand[0], 0, {**move, "domain": SQ_NAME[c], "squares": [SQ_NAME[s] for s in cand[1]]})
         return best
     if kind == DESERTION:
-        for r in A.desertion_removals(board, me):
-            squares = A.desertion_squares(board, me, r, gold_left)
+        for r in A.desertion_removals(board, me, st.rules):
+            squares = A.desertion_squares(board, me, r, gold_left, st.rules)
             if squares:
                 k = min(squares, key=lambda s: (A.surcharge(board, s), s))
                 return 1.5, A.surcharge(board, k), {**move, "remove": SQ_NAME[r], "knight": SQ_NAME[k]}

@@ -9,36 +9,59 @@ Event kinds (language-free; pages render them): ``place_castle``,
 ``place_neutral``, ``turn``, ``income``, ``sell``, ``play``, ``take``
 (private when from the deck: others see only ``{"from": "deck"}``),
 ``scores``, ``game_over``.
+
+Versions (see "Versions" in ``games.engine.core``): ``VERSIONS`` are the
+rules this module plays, each a ``rules.Ruleset``; a state keeps the version
+it was dealt under and every function here reads ``state.rules``, so a
+version-1 game goes on by version-1 rules on any engine object.
+``DomaineEngine(version)`` only chooses what ``new_game`` deals.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.engine.core import Decision, Event, IllegalMove, InvalidOptions, Result, Rng, ranks_from_keys
+from games.engine.core import (
+    Decision,
+    Event,
+    IllegalMove,
+    InvalidOptions,
+    Result,
+    Rng,
+    UnsupportedVersion,
+    ranks_from_keys,
+)
 from games.engine.domaine import actions as A
 from games.engine.domaine import rules
 from games.engine.domaine.board import EDGE_NAME, NEDGES, NSQ, SQ_NAME, Board, colour_name, deal_terrain, terrain_rows
 from games.engine.domaine.cards import CARDS, full_deck_by_letter
 from games.engine.domaine.state import OVER, PLAY, SETUP, TAKE, PlayerState, State
 
-VERSION = 1
+#: The version new games are dealt under.
+VERSION = rules.CURRENT_VERSION
+#: Every version this code replays and plays, oldest first.
+VERSIONS: tuple[int, ...] = tuple(sorted(rules.RULESETS))
 
 
 # --- Building ------------------------------------------------------------------
 
 
-def new_state(players: int, seed: int) -> State:
+def new_state(players: int, seed: int, version: int = VERSION) -> State:
     """Deal a new game: board and deck from ``seed``, 7 gold and 3 cards each.
 
     Rules: centre tile in the centre, outer tiles shuffled and turned; deck
     A on top to D at the bottom, each letter shuffled; seat 0 places first.
+    The deal is the same in every version; ``version`` names the rules the
+    game is then played by.
 
     Raises:
         InvalidOptions: player count outside 2-4 or a bad seed.
+        UnsupportedVersion: ``version`` is not one of ``VERSIONS``.
     """
     if not isinstance(players, int) or not 2 <= players <= 4:
         raise InvalidOptions("Domaine is for 2 to 4 players.")
+    if version not in rules.RULESETS or isinstance(version, bool):
+        raise UnsupportedVersion("domaine", version, VERSIONS)
     rng = Rng(seed)
     terrain = deal_terrain(rng)
     by_letter = full_deck_by_letter()
@@ -65,6 +88,7 @@ def new_state(players: int, seed: int) -> State:
         target=rules.TARGET_SCORE[players],
         castles_per_player=rules.CASTLES_PER_PLAYER[players],
         last_own_placer=players - 1,
+        version=version,
     )
 
 
@@ -106,6 +130,7 @@ def _apply_setup(state: State, player: int, move: dict[str, Any], events: list[E
     colour = setup_colour(state)
     act = move.get("act")
     board = state.board
+    rs = state.rules
     gold = state.players[player].gold
     if colour == rules.NEUTRAL:
         if act != "place_neutral":
@@ -113,7 +138,7 @@ def _apply_setup(state: State, player: int, move: dict[str, Any], events: list[E
         if set(move) - {"act", "at"}:
             raise IllegalMove("A neutral castle comes without a knight.", "bad_part")
         s = A.parse_square(move.get("at"))
-        A._refuse(A.setup_castle_refusal(board, rules.NEUTRAL, s, None))
+        A._refuse(A.setup_castle_refusal(board, rules.NEUTRAL, s, None, rs))
         board.set_castle(s, rules.NEUTRAL)
         events.append(Event("place_neutral", player, {"at": SQ_NAME[s]}))
     else:
@@ -125,9 +150,9 @@ def _apply_setup(state: State, player: int, move: dict[str, Any], events: list[E
         if "knight" not in move:
             raise IllegalMove("Place the castle's first knight in the same move.", "bad_part")
         k = A.parse_square(move.get("knight"))
-        A._refuse(A.setup_castle_refusal(board, colour, s, gold))
-        A._refuse(A.setup_knight_refusal(board, s, k, gold))
-        paid = A.surcharge(board, k)
+        A._refuse(A.setup_castle_refusal(board, colour, s, gold, rs))
+        A._refuse(A.setup_knight_refusal(board, s, k, gold, rs))
+        paid = A.setup_surcharge(board, k, rs)
         board.set_castle(s, colour)
         board.set_knight(k, colour)
         state.players[player].gold -= paid
@@ -158,7 +183,11 @@ def _start_turn(state: State, p: int, events: list[Event]) -> None:
 def _end_turn(state: State, events: list[Event]) -> None:
     """End the turn: the game ends on a target score or when the cards have
     run out; otherwise the next seat in reverse order moves (rule), skipping
-    empty hands once the deck is empty (house)."""
+    empty hands once the deck is empty (house).
+
+    From version 2 a target reached by a placement has ended the game at
+    once (see ``_apply``), so here the target can only end a game whose
+    position began at the target (a hand-made scenario)."""
     scores = state.board.derived().scores[: state.n]
     exhausted = not state.deck and not any(p.hand for p in state.players)
     target = any(s >= state.target for s in scores)
@@ -285,6 +314,11 @@ def _apply(state: State, player: int, move: dict[str, Any]) -> list[Event]:
             after = state.board.derived().scores[: state.n]
             if after != before:
                 events.append(Event("scores", None, {"scores": after}))
+            if out.won:
+                # Rule (version 2): the first to reach the target wins at once;
+                # the play stops at that placement and no card is taken.
+                _finish(state, "target", [0] * state.n, events)
+                return events
         else:
             raise IllegalMove("Play or sell a card now (act play or sell).", "wrong_act")
         if state.deck:
@@ -354,7 +388,7 @@ def pending(state: State) -> list[Decision]:
         colour = setup_colour(state)
         neutral = colour == rules.NEUTRAL
         gold = None if neutral else state.players[p].gold
-        squares = A.setup_castle_squares(state.board, colour, gold)
+        squares = A.setup_castle_squares(state.board, colour, gold, state.rules)
         return [
             Decision(
                 p,
@@ -363,7 +397,7 @@ def pending(state: State) -> list[Decision]:
                 options=[SQ_NAME[s] for s in squares],
                 min=1,
                 max=1,
-                params={"neutral": neutral, "distance": A.setup_distance(state.board, colour, gold)},
+                params={"neutral": neutral, "distance": A.setup_distance(state.board, colour, gold, state.rules)},
             )
         ]
     if state.step == PLAY:
@@ -408,15 +442,16 @@ def legal_moves(state: State, player: int) -> list[dict[str, Any]]:
     if state.step == OVER or player != state.turn_player:
         return []
     board = state.board
+    rs = state.rules
     if state.step == SETUP:
         colour = setup_colour(state)
         if colour == rules.NEUTRAL:
-            return [{"act": "place_neutral", "at": SQ_NAME[s]} for s in A.setup_castle_squares(board, colour, None)]
+            return [{"act": "place_neutral", "at": SQ_NAME[s]} for s in A.setup_castle_squares(board, colour, None, rs)]
         gold = state.players[player].gold
         out = []
-        for s in A.setup_castle_squares(board, colour, gold):
+        for s in A.setup_castle_squares(board, colour, gold, rs):
             for k in sorted(A.NEIGHBOURS[s]):
-                if A.setup_knight_refusal(board, s, k, gold) is None:
+                if A.setup_knight_refusal(board, s, k, gold, rs) is None:
                     out.append({"act": "place_castle", "at": SQ_NAME[s], "knight": SQ_NAME[k]})
         return out
     if state.step == TAKE:
@@ -450,8 +485,8 @@ def _single_part_plays(state: State, player: int, base: dict[str, Any], kind: st
     if kind == "desertion":
         return [
             {**base, "remove": SQ_NAME[r], "knight": SQ_NAME[k]}
-            for r in A.desertion_removals(board, player)
-            for k in A.desertion_squares(board, player, r, gold_left)
+            for r in A.desertion_removals(board, player, state.rules)
+            for k in A.desertion_squares(board, player, r, gold_left, state.rules)
         ]
     if kind == "alliance":
         return [
@@ -488,17 +523,19 @@ def targets(state: State, player: int, partial: dict[str, Any]) -> dict[str, Any
             return {
                 "part": "at",
                 "remaining": 1,
-                "choices": [SQ_NAME[s] for s in A.setup_castle_squares(state.board, colour, gold)],
+                "choices": [SQ_NAME[s] for s in A.setup_castle_squares(state.board, colour, gold, state.rules)],
             }
         s = A.parse_square(partial["at"])
-        A._refuse(A.setup_castle_refusal(state.board, colour, s, gold))
+        A._refuse(A.setup_castle_refusal(state.board, colour, s, gold, state.rules))
         if colour == rules.NEUTRAL or "knight" in partial:
             return {"part": None}
         return {
             "part": "knight",
             "remaining": 1,
             "choices": [
-                SQ_NAME[k] for k in sorted(A.NEIGHBOURS[s]) if A.setup_knight_refusal(state.board, s, k, gold) is None
+                SQ_NAME[k]
+                for k in sorted(A.NEIGHBOURS[s])
+                if A.setup_knight_refusal(state.board, s, k, gold, state.rules) is None
             ],
         }
     if state.step == PLAY and act == "play":
@@ -560,7 +597,7 @@ def view(state: State, viewer: int | None, reveal_all: bool = False) -> dict[str
     out.update(
         {
             "kind": "domaine",
-            "version": VERSION,
+            "version": state.version,
             "viewer": viewer,
             "players": [
                 {
@@ -636,10 +673,17 @@ class PlayerView:
 
 
 class DomaineEngine:
-    """The Engine protocol for Domaine (see ``games.engine.core``)."""
+    """The Engine protocol for Domaine (see ``games.engine.core``).
+
+    ``DomaineEngine(v)`` deals version-``v`` games in ``new_game``; every
+    other method follows the version of the state it is given.
+
+    Raises:
+        UnsupportedVersion: ``version`` is not one of ``VERSIONS``.
+    """
 
     kind = "domaine"
-    version = VERSION
+    versions = VERSIONS
     min_players = 2
     max_players = 4
     #: The keys of the move notation (``shared/rules/domaine-moves.md``); the
@@ -647,6 +691,24 @@ class DomaineEngine:
     move_keys = frozenset(
         {"act", "at", "knight", "card", "option", "from", "borders", "knights", "domain", "squares", "remove", "with"}
     )
+
+    def __init__(self, version: int = VERSION) -> None:
+        if version not in rules.RULESETS or isinstance(version, bool):
+            raise UnsupportedVersion(self.kind, version, VERSIONS)
+        self.version = version
+
+    def at_version(self, version: int) -> DomaineEngine:
+        """Return the engine that deals version-``version`` games (see ``core.Engine``).
+
+        Raises:
+            UnsupportedVersion: not one of ``VERSIONS``.
+        """
+        if version == self.version:
+            return self
+        try:
+            return _ENGINES[version]
+        except (KeyError, TypeError):
+            raise UnsupportedVersion(self.kind, version, VERSIONS) from None
 
     @property
     def bots(self) -> dict[str, Any]:
@@ -670,9 +732,9 @@ class DomaineEngine:
         return {}
 
     def new_game(self, options: dict[str, Any], players: int, seed: int) -> State:
-        """Return a new game dealt from ``seed`` (see ``new_state``)."""
+        """Return a new game dealt from ``seed`` under this engine's version (see ``new_state``)."""
         self.normalize_options(options, players, seed)
-        return new_state(players, seed)
+        return new_state(players, seed, self.version)
 
     def pending(self, state: State) -> list[Decision]:
         """Return the open decision (see module docstring for kinds)."""
@@ -722,4 +784,6 @@ class DomaineEngine:
         return state.step == OVER
 
 
-ENGINE = DomaineEngine()
+#: Version -> engine object; ``ENGINE`` is the current one.
+_ENGINES: dict[int, DomaineEngine] = {v: DomaineEngine(v) for v in VERSIONS}
+ENGINE = _ENGINES[VERSION]

@@ -38,21 +38,27 @@ def _setup_edge(text: Any) -> int:
     return parse_edge(text)
 
 
-def build(setup: dict[str, Any]) -> State:
+def build(setup: dict[str, Any], version: int | None = None) -> State:
     """Return the position described by a scenario's ``setup``.
 
     Accepts any position the keys can describe, as long as each piece stands
     on a square it may stand on; does not re-check setup-only rules (castle
     spacing, card copies, deck letter order).
 
+    Args:
+        setup: the scenario's ``setup`` object.
+        version: the rules version to play it under (a file's
+            ``engine_version``); ``None``: the current version.
+
     Raises:
         MalformedScenario: a key of the wrong shape or a piece on a square
             it may not stand on.
+        UnsupportedVersion: no such engine version (an ``EngineError``).
     """
     try:
         n = setup.get("players", 2)
         seed = setup.get("seed", 0)
-        state = E.new_state(n, seed)
+        state = E.new_state(n, seed, E.VERSION if version is None else version)
         if "board" in setup:
             try:
                 state.board = Board(terrain_from_rows(setup["board"]))

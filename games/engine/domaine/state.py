@@ -46,6 +46,8 @@ class State:
         end: why the game ended ("target" or "cards"), or "".
         rng: the game's randomness (used at the deal).
         seed: the seed the game was dealt from.
+        version: the engine version (rules) the game started with; every
+            rule that differs between versions reads ``rules`` (below).
     """
 
     n: int
@@ -65,6 +67,7 @@ class State:
     turns: int = 0
     bonuses: list[int] = field(default_factory=list)
     end: str = ""
+    version: int = 1
 
     def copy(self) -> State:
         """Return an independent copy (the terrain string is shared, it never changes)."""
@@ -86,13 +89,37 @@ class State:
             turns=self.turns,
             bonuses=self.bonuses[:],
             end=self.end,
+            version=self.version,
         )
 
+    def __setstate__(self, st: Any) -> None:
+        """Unpickle, also a state pickled before states had a ``version``.
+
+        Such a pickle (a cached snapshot from before version 2 existed) can
+        only be a version-1 game, so the missing field is read as 1.
+        """
+        slots = st[1] if isinstance(st, tuple) else st
+        for name, value in slots.items():
+            object.__setattr__(self, name, value)
+        if "version" not in slots:
+            self.version = 1
+
+    @property
+    def rules(self) -> rules.Ruleset:
+        """The rules of this game's engine version (``rules.RULESETS``)."""
+        return rules.RULESETS[self.version]
+
     def key(self) -> tuple[Any, ...]:
-        """Return a value that two equal positions share (for replay tests)."""
+        """Return a value that two equal positions share (for replay and atomicity tests).
+
+        Every part is a copy (tuples, bytes), never a live list of the state:
+        a key taken before a move must not change with the move, or comparing
+        it afterwards would compare the state with itself.
+        """
+        b = self.board
         return (
             self.n,
-            self.board.__getstate__(),
+            (b.terrain, tuple(b.castle), tuple(b.knight), bytes(b.border), b.borders_on_board),
             tuple((p.gold, tuple(p.hand)) for p in self.players),
             tuple(self.deck),
             tuple(self.display),
@@ -103,6 +130,7 @@ class State:
             self.turns,
             tuple(self.bonuses),
             self.end,
+            self.version,
         )
 
     @property

@@ -5,6 +5,14 @@ move notation is ``shared/rules/dominion-moves.md``. How cards resolve
 (effects, decisions, the work stack) is in ``effects``; the set-up in
 ``setup``. This module checks a move completely before changing anything,
 so an illegal move leaves the state exactly as it was.
+
+Versions (see "Versions" in ``games.engine.core``); a state keeps the
+version it was dealt under and the rules below read ``st.version``:
+
+* 1: the first release.
+* 2: ``play_treasures`` with no Treasure in hand is refused, as
+  ``legal_moves`` always said (version 1 accepted it and moved to the Buy
+  phase; a stored log may hold such a move, so version-1 games keep that).
 """
 
 from __future__ import annotations
@@ -12,15 +20,16 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from games.engine.core import Decision, Event, IllegalMove, InvalidOptions, Result, ranks_from_keys
+from games.engine.core import Decision, Event, IllegalMove, InvalidOptions, Result, UnsupportedVersion, ranks_from_keys
 from games.engine.dominion.cards import ACTIONS, CARDS, COINS, COST, TREASURES
 from games.engine.dominion.effects import _OPS, _drain, _draw, _ev, _others, _put_in_play, _resolve
 from games.engine.dominion.setup import check_players, new_state, resolve_kingdom, supply_sizes
-from games.engine.dominion.state import DominionState
+from games.engine.dominion.state import VERSION, VERSIONS, DominionState
 
 __all__ = [
     "ENGINE",
     "VERSION",
+    "VERSIONS",
     "DominionEngine",
     "PlayerView",
     "check_players",
@@ -35,8 +44,6 @@ __all__ = [
     "turn_moves",
     "view",
 ]
-
-VERSION = 1
 
 
 # ---------------------------------------------------------------------------
@@ -186,6 +193,10 @@ def _validate(st: DominionState, p: Any, move: Any) -> tuple[str, Any]:
     if act == "play_treasures":
         if st.bought:
             raise IllegalMove("No more Treasures may be played once a card is bought.", "bought")
+        # Version 2: one source of legality; ``turn_moves`` lists this only with a Treasure in hand.
+        if st.version >= 2 and not any(c in TREASURES for c in st.hands[p]):
+            # The site translates refusals by code; this one reads as "You have no <card> in hand."
+            raise IllegalMove("You have no Treasure in hand.", "not_in_hand")
         return "play_treasures", None
     if act == "buy":
         if not isinstance(card, str):
@@ -233,8 +244,7 @@ def _validate_answer(d: Decision, act: str, move: dict[str, Any]) -> Any:
         raise IllegalMove("'cards' must be a list of card names.", "malformed")
     if not d.min <= len(cards) <= d.max:
         need = f"exactly {d.min}" if d.min == d.max else f"{d.min} to {d.max}"
-        raise IllegalMove(f"Choose {need} card{'s' if d.max != 1 else ''}, not {len(cards)}: {d.prompt}",
-                          "wrong_count")
+        raise IllegalMove(f"Choose {need} card{'s' if d.max != 1 else ''}, not {len(cards)}: {d.prompt}", "wrong_count")
     have = Counter(d.options)
     for c, k in Counter(cards).items():
         if have[c] < k:
@@ -302,7 +312,7 @@ def choose_answers(options: list[str], lo: int, hi: int, cap: int = 4096) -> lis
         for take in range(min(have, left), -1, -1):
             chosen.extend([name] * take)
             full = build(i + 1, left - take, chosen)
-            del chosen[len(chosen) - take:]
+            del chosen[len(chosen) - take :]
             if full:
                 return True
         return False
@@ -361,8 +371,7 @@ def open_decision(st: DominionState, p: int) -> Decision | None:
 
 def _turn_decision(st: DominionState) -> Decision:
     p = st.current
-    return Decision(p, "turn", f"Your turn ({st.phase} phase).", [], 0, 0, "",
-                    {"phase": st.phase}, False, "move")
+    return Decision(p, "turn", f"Your turn ({st.phase} phase).", [], 0, 0, "", {"phase": st.phase}, False, "move")
 
 
 def view(st: DominionState, viewer: int | None, reveal_all: bool = False) -> dict[str, Any]:
@@ -409,19 +418,27 @@ def view(st: DominionState, viewer: int | None, reveal_all: bool = False) -> dic
         "viewer": viewer,
         "players": st.n,
         "kingdom": list(st.kingdom),
-        "supply": [{"card": c, "count": k, "cost": COST[c], "types": list(CARDS[c].types)}
-                   for c, k in st.supply.items()],
+        "supply": [
+            {"card": c, "count": k, "cost": COST[c], "types": list(CARDS[c].types)} for c, k in st.supply.items()
+        ],
         "trash": sorted(st.trash, key=_card_order),
-        "turn": {"player": st.current, "phase": st.phase, "actions": st.actions, "buys": st.buys,
-                 "coins": st.coins, "number": st.turns[st.current] + (0 if over else 1),
-                 "bought": st.bought},
+        "turn": {
+            "player": st.current,
+            "phase": st.phase,
+            "actions": st.actions,
+            "buys": st.buys,
+            "coins": st.coins,
+            "number": st.turns[st.current] + (0 if over else 1),
+            "bought": st.bought,
+        },
         "seats": seats,
         "waiting_on": waiting,
         "decision": mine.to_dict() if mine else None,
         "legal": [],
         "game_over": over,
-        "result": ({"scores": res.scores, "ranks": res.ranks, "winners": res.winners,
-                    "turns": list(st.turns)} if res else None),
+        "result": (
+            {"scores": res.scores, "ranks": res.ranks, "winners": res.winners, "turns": list(st.turns)} if res else None
+        ),
     }
     if mine is not None:
         out["legal"] = decision_moves(mine) if mine.answer != "choose" else []
@@ -536,11 +553,34 @@ class DominionEngine:
     """
 
     kind = "dominion"
-    version = VERSION
+    versions = VERSIONS
     min_players = 2
     max_players = 4
     #: The keys of the move notation; the site stores only these.
     move_keys = frozenset({"act", "card", "cards"})
+
+    def __init__(self, version: int = VERSION) -> None:
+        """Make the engine whose ``new_game`` deals version-``version`` games.
+
+        Raises:
+            UnsupportedVersion: not one of ``VERSIONS``.
+        """
+        if version not in VERSIONS or isinstance(version, bool):
+            raise UnsupportedVersion(self.kind, version, VERSIONS)
+        self.version = version
+
+    def at_version(self, version: int) -> DominionEngine:
+        """Return the engine for rules ``version`` (see ``core.Engine``).
+
+        Raises:
+            UnsupportedVersion: not one of ``VERSIONS``.
+        """
+        if version == self.version:
+            return self
+        try:
+            return _ENGINES[version]
+        except (KeyError, TypeError):
+            raise UnsupportedVersion(self.kind, version, VERSIONS) from None
 
     @property
     def bots(self) -> dict[str, Any]:
@@ -560,7 +600,7 @@ class DominionEngine:
     def new_game(self, options: dict[str, Any], players: int, seed: int) -> DominionState:
         """Return the starting state; raise ``InvalidOptions`` for options outside the rules."""
         opts = self.normalize_options(options, players, seed)
-        return new_state(players, opts["kingdom"], seed)
+        return new_state(players, opts["kingdom"], seed, self.version)
 
     def pending(self, st: DominionState) -> list[Decision]:
         """Open decisions, or a single ``turn`` decision for the current player."""
@@ -625,4 +665,6 @@ class DominionEngine:
         return st.game_over
 
 
-ENGINE = DominionEngine()
+#: Version -> engine object; ``ENGINE`` is the current one.
+_ENGINES: dict[int, DominionEngine] = {v: DominionEngine(v) for v in VERSIONS}
+ENGINE = _ENGINES[VERSION]

@@ -32,8 +32,9 @@ def _cards(value: Any, where: str) -> list[str]:
     return list(value)
 
 
-def build(setup: dict[str, Any]) -> DominionState:
-    """Return the state a scenario's ``setup`` describes.
+def build(setup: dict[str, Any], version: int | None = None) -> DominionState:
+    """Return the state a scenario's ``setup`` describes, under rules
+    ``version`` (a file's ``engine_version``; ``None``: the current one).
 
     Raises:
         MalformedScenario: a key of the wrong shape or an unknown card.
@@ -44,7 +45,8 @@ def build(setup: dict[str, Any]) -> DominionState:
     if not isinstance(seed, int):
         raise MalformedScenario("seed must be an integer")
     kingdom = resolve_kingdom(setup.get("kingdom", "random"), seed)
-    st = new_state(players, kingdom, seed)
+    engine = ENGINE.at_version(ENGINE.version if version is None else version)  # raises UnsupportedVersion
+    st = new_state(players, kingdom, seed, engine.version)
     supply = supply_sizes(players, kingdom)
     for name, count in (setup.get("supply") or {}).items():
         if name not in supply or not isinstance(count, int) or count < 0:
@@ -105,10 +107,17 @@ def report(st: DominionState) -> dict[str, Any]:
         ],
         "trash": sorted(st.trash),
         "supply": dict(st.supply),
-        "turn": {"player": st.current, "phase": st.phase, "actions": st.actions, "buys": st.buys,
-                 "coins": st.coins, "number": st.turns[st.current] + (0 if st.game_over else 1)},
-        "pending": [{"player": d.player, "kind": d.kind, "prompt": d.prompt}
-                    for d in ENGINE.pending(st) if d.kind != "turn"],
+        "turn": {
+            "player": st.current,
+            "phase": st.phase,
+            "actions": st.actions,
+            "buys": st.buys,
+            "coins": st.coins,
+            "number": st.turns[st.current] + (0 if st.game_over else 1),
+        },
+        "pending": [
+            {"player": d.player, "kind": d.kind, "prompt": d.prompt} for d in ENGINE.pending(st) if d.kind != "turn"
+        ],
         "game_over": st.game_over,
         "winners": res.winners if res else [],
     }

@@ -6,7 +6,7 @@ from typing import Any
 
 from games.engine.core import InvalidOptions, Rng
 from games.engine.dominion.cards import COST, KINGDOM_CARDS, RECOMMENDED_SETS, VICTORIES
-from games.engine.dominion.state import DominionState
+from games.engine.dominion.state import VERSION, DominionState
 
 # ---------------------------------------------------------------------------
 # Set-up (§2, §3)
@@ -48,8 +48,9 @@ def resolve_kingdom(spec: Any, seed: int) -> list[str]:
         return sorted(Rng(seed ^ 0x5EED).sample(KINGDOM_CARDS, 10), key=lambda c: (COST[c], c))
     if isinstance(spec, str):
         if spec not in RECOMMENDED_SETS:
-            raise InvalidOptions(f"Unknown kingdom {spec!r}: choose random, 10 cards, or one of "
-                                 + ", ".join(RECOMMENDED_SETS) + ".")
+            raise InvalidOptions(
+                f"Unknown kingdom {spec!r}: choose random, 10 cards, or one of " + ", ".join(RECOMMENDED_SETS) + "."
+            )
         return list(RECOMMENDED_SETS[spec])
     if not isinstance(spec, list | tuple) or not all(isinstance(c, str) for c in spec):
         raise InvalidOptions("A kingdom is a list of 10 card names.")
@@ -70,8 +71,12 @@ def check_players(players: Any) -> int:
     return players
 
 
-def new_state(players: int, kingdom: list[str], seed: int) -> DominionState:
-    """Return the starting position (§3): 7 Copper + 3 Estate shuffled, 5 drawn each."""
+def new_state(players: int, kingdom: list[str], seed: int, version: int = VERSION) -> DominionState:
+    """Return the starting position (§3): 7 Copper + 3 Estate shuffled, 5 drawn each.
+
+    ``version`` is the rules version the game is played by (the deal is the
+    same in every version); the engine passes its own, default the current.
+    """
     check_players(players)
     rng = Rng(seed)
     st = DominionState(
@@ -86,6 +91,7 @@ def new_state(players: int, kingdom: list[str], seed: int) -> DominionState:
         asides=[[] for _ in range(players)],
         turns=[0] * players,
         rng=rng,
+        version=version,
     )
     for p in range(players):
         deck = ["Copper"] * 7 + ["Estate"] * 3

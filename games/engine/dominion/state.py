@@ -12,6 +12,12 @@ from typing import Any
 
 from games.engine.core import Decision, Event, Rng
 
+#: The rules version new games are dealt under; what each version changed
+#: is listed in ``engine``'s docstring.
+VERSION = 2
+#: Every version this code replays and plays, oldest first.
+VERSIONS: tuple[int, ...] = (1, 2)
+
 
 @dataclass(slots=True)
 class DominionState:
@@ -42,6 +48,9 @@ class DominionState:
         record: build events for the log (off for fast simulations).
         events: events of the move being applied (drained by ``apply``).
         moves: how many moves have been applied.
+        start_counts: name -> copies at the start (card conservation).
+        version: the engine version (rules) the game started with; see
+            ``engine.VERSIONS`` for what each changed.
     """
 
     n: int
@@ -73,6 +82,16 @@ class DominionState:
     events: list[Event] = field(default_factory=list)
     moves: int = 0
     start_counts: dict[str, int] = field(default_factory=dict)
+    version: int = 1
+
+    def __setstate__(self, st: Any) -> None:
+        """Unpickle, also a state pickled before states had a ``version``
+        (a cached snapshot from then can only be a version-1 game)."""
+        slots = st[1] if isinstance(st, tuple) else st
+        for name, value in slots.items():
+            object.__setattr__(self, name, value)
+        if "version" not in slots:
+            self.version = 1
 
     def owned(self, p: int) -> list[str]:
         """Return every card seat ``p`` owns (all its zones), unordered."""

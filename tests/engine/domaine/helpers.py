@@ -56,12 +56,13 @@ def board_with(*marks: tuple[str, str]) -> list[str]:
     return ["".join(r) for r in rows]
 
 
-def make(**over: Any) -> State:
-    """Build a position from BASE updated with ``over`` (scenario setup keys)."""
+def make(version: int | None = None, **over: Any) -> State:
+    """Build a position from BASE updated with ``over`` (scenario setup keys),
+    under rules ``version`` (``None``: the current version)."""
     setup = copy.deepcopy(BASE)
     for k, v in over.items():
         setup[k] = copy.deepcopy(v)
-    return scenario.build(setup)
+    return scenario.build(setup, version)
 
 
 def report(state: State) -> dict[str, Any]:

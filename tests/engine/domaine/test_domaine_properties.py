@@ -83,7 +83,7 @@ def test_replay_from_seed_reproduces_the_state(seed, players):
 def test_illegal_moves_change_nothing():
     rng = random.Random(5)
     st = ENGINE.new_game({}, 2, 5)
-    tried = 0
+    tried = tried_late = 0
     for _ in range(400):
         if ENGINE.is_over(st):
             break
@@ -100,11 +100,36 @@ def test_illegal_moves_change_nothing():
             except IllegalMove:
                 tried += 1
                 assert st.key() == key
+        for bad in _legal_then_illegal(st, p):
+            with pytest.raises(IllegalMove):
+                ENGINE.apply(st, p, bad)
+            tried_late += 1
+            assert st.key() == key, bad
         with pytest.raises(IllegalMove):
             ENGINE.apply(st, 1 - p, {"act": "take", "from": "deck"})
         assert st.key() == key
         ENGINE.apply(st, p, BOTS["random"](ENGINE.player_view(st, p), rng))
-    assert tried > 100
+    assert tried > 100 and tried_late > 100
+
+
+def _legal_then_illegal(st: State, p: int) -> list[dict]:
+    """Moves whose first part is legal and whose last is not, made from ``legal_moves``.
+
+    They get past the first checks, so an engine that changed the state
+    before its last check would be caught (a castle placed, then its knight
+    refused; a border placed, then the next one refused).
+    """
+    out = []
+    for m in ENGINE.legal_moves(st, p)[:40]:
+        if m["act"] == "place_castle":
+            out.append({**m, "knight": "L12" if m["at"] not in ("L11", "K12", "L12") else "A1"})
+        elif m["act"] == "play" and m.get("borders"):
+            out.append({**m, "borders": m["borders"] + m["borders"]})  # the same edge twice
+        elif m["act"] == "play" and m.get("knights"):
+            out.append({**m, "knights": m["knights"] + m["knights"]})  # the same square twice
+        elif m["act"] == "play" and m.get("squares"):
+            out.append({**m, "squares": m["squares"] + [m["domain"]]})  # the castle's own square
+    return out[::7]
 
 
 def test_no_view_leaks_a_hand_or_the_deck_order():

@@ -65,10 +65,17 @@ def test_targets_per_player_count():
 # --- Setup --------------------------------------------------------------------------
 
 
-def test_setup_castle_and_knight_on_forest_costs_a_gold():
+def test_v1_setup_castle_and_knight_on_forest_costs_a_gold():
+    st = make(1, board=board_with(("C4", "F")), turn={"player": 0, "step": "setup"})
+    events = play(st, 0, act="place_castle", at="C3", knight="C4")
+    assert st.players[0].gold == 6 and events[0].data["paid"] == 1
+    assert report(st)["domains"] == [] and st.scores() == [0, 0]
+
+
+def test_setup_knight_on_forest_is_free():
     st = make(board=board_with(("C4", "F")), turn={"player": 0, "step": "setup"})
-    play(st, 0, act="place_castle", at="C3", knight="C4")
-    assert st.players[0].gold == 6
+    events = play(st, 0, act="place_castle", at="C3", knight="C4")
+    assert st.players[0].gold == 7 and events[0].data["paid"] == 0
     assert report(st)["domains"] == [] and st.scores() == [0, 0]
 
 
@@ -79,20 +86,40 @@ def test_setup_castle_needs_a_meadow_and_an_adjacent_knight():
     refused(st, 0, "bad_part", act="place_castle", at="D3")
 
 
-def test_castle_distance_seven_from_same_colour_only():
+def test_castle_distance_six_from_same_colour_only():
     st = make(castles={"B2": 0, "C2": 1}, knights={"B3": 0, "C3": 1}, turn={"player": 0, "step": "setup"})
+    assert "closer than 6" in refused(st, 0, "castle_too_close", act="place_castle", at="D5", knight="D6")
+    play(st, 0, act="place_castle", at="E5", knight="E6")  # 3 + 3 = 6 from B2
+    play(st, 1, act="place_castle", at="F5", knight="G5")  # next to another colour's castle: allowed
+
+
+def test_v1_castle_distance_seven_from_same_colour_only():
+    st = make(1, castles={"B2": 0, "C2": 1}, knights={"B3": 0, "C3": 1}, turn={"player": 0, "step": "setup"})
     assert "closer than 7" in refused(st, 0, "castle_too_close", act="place_castle", at="E5", knight="E6")
     play(st, 0, act="place_castle", at="E6", knight="E7")  # 3 + 4 = 7 from B2; next to nothing of its own
     play(st, 1, act="place_castle", at="F6", knight="G6")  # next to another colour's castle: allowed
 
 
-def test_distance_fallback_to_six_when_no_square_at_seven():
+def test_distance_fallback_to_five_when_no_square_at_six():
+    # Only meadows: A1 (castle), B1 (its knight), E1 and F1; F2 is a forest.
+    rows = ["V" * 12 for _ in range(12)]
+    rows[0] = "..VV..VVVVVV"
+    rows[1] = "VVVVVFVVVVVV"
+    st = make(board=rows, castles={"A1": 0}, knights={"B1": 0}, turn={"player": 0, "step": "setup"})
+    assert A.setup_distance(st.board, 0, 7, st.rules) == 5
+    assert ENGINE.pending(st)[0].params["distance"] == 5
+    refused(st, 0, "castle_too_close", act="place_castle", at="E1", knight="F1")  # 4 squares
+    play(st, 0, act="place_castle", at="F1", knight="F2")  # 5 squares: allowed by the fallback
+    assert st.players[0].gold == 7  # the setup knight is free on a forest
+
+
+def test_v1_distance_fallback_to_six_when_no_square_at_seven():
     # Only meadows: A1 (castle), B1 (its knight), F1 and G1; G2 is a forest.
     rows = ["V" * 12 for _ in range(12)]
     rows[0] = "..VVV..VVVVV"
     rows[1] = "VVVVVVFVVVVV"
-    st = make(board=rows, castles={"A1": 0}, knights={"B1": 0}, turn={"player": 0, "step": "setup"})
-    assert A.setup_distance(st.board, 0, 7) == 6
+    st = make(1, board=rows, castles={"A1": 0}, knights={"B1": 0}, turn={"player": 0, "step": "setup"})
+    assert A.setup_distance(st.board, 0, 7, st.rules) == 6
     assert ENGINE.pending(st)[0].params["distance"] == 6
     refused(st, 0, "castle_too_close", act="place_castle", at="F1", knight="G1")  # 5 squares
     play(st, 0, act="place_castle", at="G1", knight="G2")  # 6 squares: allowed by the fallback
@@ -503,8 +530,31 @@ def test_desertion_moves_a_knight_home_and_places_one_in_the_receiving_domain():
     assert report(st)["players"][1]["knights_left"] == 13
 
 
-def test_desertion_needs_a_shared_border_and_a_knight_in_the_receiving_domain():
+def test_desertion_needs_a_shared_border_but_no_knight_in_the_receiving_domain():
     st = make(
+        castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1},
+        knights={"E1": 1, "J11": 1, "H9": 0},
+        borders=TWO_DOMAINS["borders"],
+        players_state=[{"gold": 7, "hand": ["B5"]}, {"gold": 7, "hand": []}],
+    )
+    # The receiving domain B2 holds none of seat 0's knights: the new one goes next to the castle.
+    choices = ENGINE.targets(st, 0, {"act": "play", "card": "B5", "option": 0, "remove": "E1"})["choices"]
+    assert choices == ["A2", "B1", "B3", "C2"]
+    play(st, 0, act="play", card="B5", option=0, remove="E1", knight="C2")
+    assert st.board.knight[A.parse_square("C2")] == 0 and st.board.knight[A.parse_square("E1")] == -1
+    st = make(
+        castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1},
+        knights={"A2": 0, "J11": 1, "H9": 0},
+        borders=TWO_DOMAINS["borders"],
+        players_state=[{"gold": 7, "hand": ["B5"]}, {"gold": 7, "hand": []}],
+    )
+    refused(st, 0, "knight_not_in_domain", act="play", card="B5", option=0, remove="J11", knight="C2")
+    refused(st, 0, "bad_part", act="play", card="B5", option=0, remove="J11")
+
+
+def test_v1_desertion_needs_a_shared_border_and_a_knight_in_the_receiving_domain():
+    st = make(
+        1,
         castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1},
         knights={"E1": 1, "J11": 1, "H9": 0},
         borders=TWO_DOMAINS["borders"],
@@ -512,6 +562,7 @@ def test_desertion_needs_a_shared_border_and_a_knight_in_the_receiving_domain():
     )
     refused(st, 0, "no_receiving_domain", act="play", card="B5", option=0, remove="E1", knight="C2")
     st = make(
+        1,
         castles={"B2": 0, "E2": 1, "H8": 0, "J10": 1},
         knights={"A2": 0, "J11": 1, "H9": 0},
         borders=TWO_DOMAINS["borders"],
@@ -649,9 +700,42 @@ def test_below_target_the_game_goes_on():
     assert not ENGINE.is_over(st) and st.turn_player == 1
 
 
-def test_target_reached_wins_after_take():
+def test_target_reached_wins_at_once_without_a_take():
     rows = board_with(*[(f"{c}1", "V") for c in "BCDEFGHIJKL"], *[(f"{c}2", "V") for c in "BCDEFG"])
     st = make(
+        board=rows,
+        castles={"A1": 0, "F6": 1, "J9": 1},
+        knights={"A2": 0, "F5": 1},
+        borders=[f"{c}2-{c}3" for c in "ABCDEFGHIJK"],
+        players_state=[{"gold": 5, "hand": ["A2"]}, {"gold": 7, "hand": ["A1"]}],
+    )
+    events = play(st, 0, act="play", card="A2", option=0, borders=["L2-L3", "D5-D6"])
+    assert st.scores()[0] == 51 and st.step == "over" and len(st.deck) == 3
+    assert [e.kind for e in events] == ["play", "scores", "game_over"]
+    assert events[0].data["borders"] == ["L2-L3"]  # the second border is not placed
+    res = ENGINE.result(st)
+    assert res.winners == [0] and res.details["end"] == "target" and res.details["bonuses"] == [0, 0]
+    assert st.players[0].hand == [] and st.players[0].gold == 3
+
+
+def test_targets_offer_nothing_more_once_a_part_reaches_the_target():
+    rows = board_with(*[(f"{c}1", "V") for c in "BCDEFGHIJKL"], *[(f"{c}2", "V") for c in "BCDEFG"])
+    st = make(
+        board=rows,
+        castles={"A1": 0, "F6": 1, "J9": 1},
+        knights={"A2": 0, "F5": 1},
+        borders=[f"{c}2-{c}3" for c in "ABCDEFGHIJK"],
+        players_state=[{"gold": 5, "hand": ["A2"]}, {"gold": 7, "hand": ["A1"]}],
+    )
+    partial = {"act": "play", "card": "A2", "option": 0, "borders": ["L2-L3"]}
+    assert ENGINE.targets(st, 0, partial) == {"part": None}
+    assert ENGINE.targets(st, 0, {**partial, "borders": []})["part"] == "borders"
+
+
+def test_v1_target_reached_wins_after_take():
+    rows = board_with(*[(f"{c}1", "V") for c in "BCDEFGHIJKL"], *[(f"{c}2", "V") for c in "BCDEFG"])
+    st = make(
+        1,
         board=rows,
         castles={"A1": 0, "F6": 1, "J9": 1},
         knights={"A2": 0, "F5": 1},

@@ -1,5 +1,9 @@
-"""The rules test vectors: the 25 official ones (copied from shared/scenarios/domaine into
-tests/scenarios/domaine) and the project's own (tests/scenarios/domaine-herald), same format."""
+"""The rules test vectors: the 26 official ones (copied from shared/scenarios/domaine into
+tests/scenarios/domaine) and the project's own (tests/scenarios/domaine-herald), same format.
+
+A file may name ``"engine_version"``: it then runs under that version's rules (the
+project's vectors for version 1's behaviour); without it, under the current version.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +24,14 @@ HERALD = sorted((ROOT / "tests" / "scenarios" / "domaine-herald").glob("*.json")
 FILES = OFFICIAL + HERALD
 MULTISET_KEYS = {"hand", "display", "squares"}
 
+#: Handed vectors whose expectation contradicts the rules text itself; reported to the lead
+#: (the copy stays exact). 02b expects seat 1, who has not placed a second castle, to have
+#: placed one: a copy of 01's expectation, where both seats place. Its ruling (6 squares is
+#: enough) is checked by herald/setup-castle-exactly-six-squares-from-same-colour-accepted.
+KNOWN_BAD = {
+    "02b-setup-castle-six-squares-accepted": "expects seat 1 castles_left 2 / knights_left 13 after seat 0's move only"
+}
+
 
 def same(key, want, got):
     """Compare like shared/tools/check-scenarios: multisets, pending by player, records by prefix."""
@@ -36,15 +48,22 @@ def same(key, want, got):
     return want == got
 
 
-def test_all_twenty_five_vectors_are_here():
-    assert len(OFFICIAL) == 25
+def test_all_twenty_six_vectors_are_here():
+    assert len(OFFICIAL) == 26
 
 
 def test_the_project_vectors_are_here():
     assert HERALD, "tests/scenarios/domaine-herald holds the project's own vectors"
 
 
-@pytest.mark.parametrize("path", FILES, ids=[f.parent.name + "/" + f.stem for f in FILES])
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param(f, marks=pytest.mark.xfail(reason=KNOWN_BAD[f.stem], strict=True)) if f.stem in KNOWN_BAD else f
+        for f in FILES
+    ],
+    ids=[f.parent.name + "/" + f.stem for f in FILES],
+)
 def test_scenario(path):
     data = json.loads(path.read_text())
     expect = dict(data.get("expect", {}))
@@ -69,3 +88,22 @@ def test_runner_command_line_contract(tmp_path):
     bad.write_text('{"setup": {"players": 2, "castles": {"C7": 0}, "board": ["R"]}}')
     m = subprocess.run(cmd + [str(bad)], capture_output=True, text=True, cwd=ROOT)
     assert m.returncode == 2
+
+
+def test_a_vector_names_its_engine_version():
+    """A version-1 vector runs under version 1; the same file without the key under the current one."""
+    data = json.loads(
+        (ROOT / "tests/scenarios/domaine-herald/v1-setup-knight-on-forest-costs-one-gold.json").read_text()
+    )
+    assert data["engine_version"] == 1
+    code, out = run_scenario(data, runner.build, runner.apply, runner.report)
+    assert code == EXIT_OK and out["players"][0]["gold"] == 6
+    current = {k: v for k, v in data.items() if k != "engine_version"}
+    code, out = run_scenario(current, runner.build, runner.apply, runner.report)
+    assert code == EXIT_OK and out["players"][0]["gold"] == 7
+
+
+def test_every_pinned_vector_is_named_for_its_version():
+    for f in HERALD:
+        version = json.loads(f.read_text()).get("engine_version")
+        assert (version == 1) == f.name.startswith("v1-"), f.name

@@ -53,17 +53,32 @@ def test_scenario(path):
 
 
 def test_the_runner_command_line_follows_the_contract(tmp_path):
-    ok = subprocess.run([sys.executable, "-m", "games.engine.dominion.scenario", str(FILES[0])], cwd=ROOT,
-                        capture_output=True, text=True, check=False)
+    ok = subprocess.run(
+        [sys.executable, "-m", "games.engine.dominion.scenario", str(FILES[0])],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert ok.returncode == 0 and "players" in json.loads(ok.stdout)
     refused = next(f for f in FILES if "illegal" in f.name)
-    bad = subprocess.run([sys.executable, "-m", "games.engine.dominion.scenario", str(refused)], cwd=ROOT,
-                         capture_output=True, text=True, check=False)
+    bad = subprocess.run(
+        [sys.executable, "-m", "games.engine.dominion.scenario", str(refused)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert bad.returncode == 3 and "error" in json.loads(bad.stdout)
     junk = tmp_path / "junk.json"
     junk.write_text('{"setup": {"players": 2, "players_state": "x"}}')
-    mal = subprocess.run([sys.executable, "-m", "games.engine.dominion.scenario", str(junk)], cwd=ROOT,
-                         capture_output=True, text=True, check=False)
+    mal = subprocess.run(
+        [sys.executable, "-m", "games.engine.dominion.scenario", str(junk)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert mal.returncode == 2 and mal.stderr
 
 
@@ -75,8 +90,9 @@ def _site_codes() -> set[str]:
     import re
 
     text = (ROOT / "games" / "i18n.py").read_text()
-    return set(re.findall(r'^\s*\(\s*"(\w+)",', text, flags=re.M)) | set(re.findall(r'^\s*"(\w+)",\n\s*r"', text,
-                                                                                        flags=re.M))
+    return set(re.findall(r'^\s*\(\s*"(\w+)",', text, flags=re.M)) | set(
+        re.findall(r'^\s*"(\w+)",\n\s*r"', text, flags=re.M)
+    )
 
 
 @pytest.mark.parametrize("path", REFUSED, ids=[f"{f.parent.name}/{f.stem}" for f in REFUSED])
@@ -88,7 +104,7 @@ def test_a_refused_move_changes_nothing_and_has_a_translated_reason(path):
 
     scenario = json.loads(path.read_text())
     k = scenario["expect"]["error_at"]
-    st = runner.build(scenario["setup"])
+    st = runner.build(scenario["setup"], scenario.get("engine_version"))
     for move in scenario["moves"][:k]:
         runner.apply(st, move["player"], {key: v for key, v in move.items() if key != "player"})
     bad = scenario["moves"][k]
@@ -106,7 +122,7 @@ ACCEPTED = [f for f in FILES if "error_at" not in json.loads(f.read_text()).get(
 def test_every_vector_conserves_cards_and_leaves_nothing_set_aside_between_decisions(path):
     """Rules section 13: every card stays somewhere; a set-aside card is gone once its effect is done."""
     scenario = json.loads(path.read_text())
-    st = runner.build(scenario["setup"])
+    st = runner.build(scenario["setup"], scenario.get("engine_version"))
     for move in scenario["moves"]:
         runner.apply(st, move["player"], {key: v for key, v in move.items() if key != "player"})
         assert st.card_counts() == st.start_counts
