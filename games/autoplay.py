@@ -26,10 +26,10 @@ from django.utils import timezone
 from games import clocks
 from games.bots import bot_move, timeout_bot
 from games.fanout import in_bot_loop
-from games.lifecycle import seat_forfeit_locked
+from games.lifecycle import game_freeze, seat_forfeit_locked
 from games.locking import lock_game
 from games.moves import apply_move
-from games.replay import engine_for, state_at
+from games.replay import ReplayBroken, engine_for, state_at
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +52,11 @@ def game_bot_moves(*, game_id: int, limit: int = BOT_MOVES_PER_TASK) -> int:
     """
     made = 0
     with in_bot_loop():
-        while made < limit and _bot_move_once(game_id):
-            made += 1
+        try:
+            while made < limit and _bot_move_once(game_id):
+                made += 1
+        except ReplayBroken as broken:
+            game_freeze(game_id=game_id, broken=broken)
     return made
 
 
@@ -83,8 +86,17 @@ def game_timeout(*, game_id: int, position: int) -> str | None:
 
     Returns:
         ``"answered"`` (a bot answered out-of-turn decisions), ``"forfeited"``,
-        ``"bot"`` (a bot seat was late: its moves were made), or None.
+        ``"bot"`` (a bot seat was late: its moves were made), ``"frozen"`` (its
+        log no longer replays: it waits for a moderator), or None.
     """
+    try:
+        return _timeout(game_id, position)
+    except ReplayBroken as broken:
+        game_freeze(game_id=game_id, broken=broken)
+        return "frozen"
+
+
+def _timeout(game_id: int, position: int) -> str | None:
     with transaction.atomic():
         game = lock_game(game_id)
         if not game.is_active:

@@ -23,8 +23,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from games import services
-from games.engine.registry import get_engine
 from games.i18n import refusal_text
+from games.lifecycle import game_freeze
+from games.replay import ReplayBroken, engine_for
 from games.views import (
     MAX_MOVE_BYTES,
     AuthenticatedHttpRequest,
@@ -185,29 +186,16 @@ def domaine_draft(request: AuthenticatedHttpRequest, game_id: int) -> HttpRespon
     elif seq != str(game.last_seq):
         error, status = _("The game moved on; here is the current position."), HTTPStatus.CONFLICT
     else:
-        engine = get_engine(game.kind)
-        state = services.state_at(game)
         try:
-            draft = parse_draft(request.GET)
-            if draft is not None:
-                targets = engine.targets(state, seat.position, draft)
-                pick = request.GET.get("pick", "")
-                if pick:
-                    if not targets.get("part") or pick not in targets.get("choices", []):
-                        error = _("%(pick)s is not one of the choices.") % {"pick": pick[:12]}
-                        status = HTTPStatus.UNPROCESSABLE_ENTITY
-                    else:
-                        draft = add_pick(draft, targets["part"], pick)
-                        targets = engine.targets(state, seat.position, draft)
-                after = preview(engine, state, seat.position, draft)
-        except BadDraft as exc:
-            error, status, draft = str(exc), HTTPStatus.BAD_REQUEST, None
-        except (TypeError, KeyError, ValueError, AttributeError, IndexError):
-            # A hand-edited draft the engine cannot even read (it should refuse with IllegalMove);
-            # drop it rather than answer 500, as the move service does for such moves.
-            error, status, draft, targets = _("That move cannot be read."), HTTPStatus.BAD_REQUEST, None, None
-        except services.IllegalMove as exc:
-            error, status, targets = refusal_text(exc.reason, exc.code), HTTPStatus.UNPROCESSABLE_ENTITY, None
+            engine = engine_for(game)
+            state = services.state_at(game)
+        except ReplayBroken as broken:
+            # Never a 500: the game is frozen for a moderator, and its page (drawn below) says why.
+            game_freeze(game_id=game.pk, broken=broken)
+            game, seat = get_game_for_player(request, game_id)
+            error, status = str(broken), HTTPStatus.CONFLICT
+        else:
+            error, status, draft, targets, after = _draft_step(request, engine, state, seat.position)
     context = game_context(request, game, seat)
     context.update(
         {
@@ -219,3 +207,36 @@ def domaine_draft(request: AuthenticatedHttpRequest, game_id: int) -> HttpRespon
     )
     template = "games/game.html#board" if request.htmx else "games/game.html"
     return render(request, template, context, status=status)
+
+
+def _draft_step(
+    request: AuthenticatedHttpRequest, engine: Any, state: Any, position: int
+) -> tuple[str, int, dict[str, Any] | None, dict[str, Any] | None, dict[str, Any] | None]:
+    """One step of building a move: ``(error, status, draft, targets, preview)`` for the request's draft and pick."""
+    error = ""
+    status = HTTPStatus.OK
+    draft: dict[str, Any] | None = None
+    targets: dict[str, Any] | None = None
+    after: dict[str, Any] | None = None
+    try:
+        draft = parse_draft(request.GET)
+        if draft is not None:
+            targets = engine.targets(state, position, draft)
+            pick = request.GET.get("pick", "")
+            if pick:
+                if not targets.get("part") or pick not in targets.get("choices", []):
+                    error = _("%(pick)s is not one of the choices.") % {"pick": pick[:12]}
+                    status = HTTPStatus.UNPROCESSABLE_ENTITY
+                else:
+                    draft = add_pick(draft, targets["part"], pick)
+                    targets = engine.targets(state, position, draft)
+            after = preview(engine, state, position, draft)
+    except BadDraft as exc:
+        error, status, draft = str(exc), HTTPStatus.BAD_REQUEST, None
+    except (TypeError, KeyError, ValueError, AttributeError, IndexError):
+        # A hand-edited draft the engine cannot even read (it should refuse with IllegalMove);
+        # drop it rather than answer 500, as the move service does for such moves.
+        error, status, draft, targets = _("That move cannot be read."), HTTPStatus.BAD_REQUEST, None, None
+    except services.IllegalMove as exc:
+        error, status, targets = refusal_text(exc.reason, exc.code), HTTPStatus.UNPROCESSABLE_ENTITY, None
+    return error, status, draft, targets, after

@@ -36,7 +36,7 @@ from games.errors import CannotJoin, GameNotActive, NotYourMove
 from games.fanout import on_commit_cache_and_fan_out, on_commit_fan_out
 from games.locking import lock_game
 from games.models import Game, Invitation, Seat
-from games.replay import Snapshot, engine_for
+from games.replay import ReplayBroken, Snapshot, engine_for
 from games.turns import finish, finish_with_ranks, update_turn_fields
 
 if TYPE_CHECKING:
@@ -354,6 +354,35 @@ def game_expire(*, game_id: int) -> bool:
         game.save(update_fields=["status", "finished"])
         events.publish(events.GameCancelled(game=game, why="expired", was=Game.Status.OPEN))
         on_commit_fan_out(game, since=since, bot_to_act=False)
+    return True
+
+
+def game_freeze(*, game_id: int, broken: ReplayBroken) -> bool:
+    """Stop a running game whose log no longer replays: no moves, clocks stopped, until a moderator acts.
+
+    Runs in its own transaction under the game's lock (call it after the
+    transaction in which the replay failed, which rolls back). The game's
+    status becomes ``frozen`` with ``broken.reason`` kept for moderators
+    (``/ops/stats/`` and the admin's report queue list frozen games); they
+    adjudicate or abort it with their usual tools.
+
+    Returns:
+        True if the game was frozen now (False: not running any more, or already frozen).
+    """
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if not game.is_active:
+            return False
+        seats = list(game.seats.all())
+        clocks.clocks_stop_all(seats)
+        Seat.objects.bulk_update(seats, clocks.CLOCK_FIELDS)
+        game.status = Game.Status.FROZEN
+        game.frozen_reason = broken.reason
+        game.to_act = []
+        game.deadline = None
+        game.save(update_fields=["status", "frozen_reason", "to_act", "deadline"])
+    # An error, not a warning: a deployed rules change broke a stored game.
+    log.error("game %s frozen: its log no longer replays (%s)", game_id, broken.reason)
     return True
 
 

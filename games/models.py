@@ -44,6 +44,8 @@ class Game(models.Model):
         to_act: seat positions that owe a decision now (denormalised from the
             engine's ``pending``).
         deadline: the earliest of the seats' deadlines (for sorting lists), or null.
+        frozen_reason: why a frozen game stopped (status ``frozen``: its log no
+            longer replays under its engine version); for moderators, never shown to players.
     """
 
     class Clock(models.TextChoices):
@@ -55,6 +57,9 @@ class Game(models.Model):
         ACTIVE = "active", _("In progress")
         FINISHED = "finished", _("Finished")
         ABORTED = "aborted", _("Cancelled")
+        #: The log no longer replays under the game's engine version: no moves, clocks stopped,
+        #: until a moderator adjudicates or cancels it (``games.lifecycle.game_freeze``).
+        FROZEN = "frozen", _("Stopped: waiting for a moderator")
 
     kind = models.CharField(max_length=20)
     options = models.JSONField(default=dict, blank=True)
@@ -76,6 +81,8 @@ class Game(models.Model):
     last_seq = models.PositiveIntegerField(default=0)
     to_act = models.JSONField(default=list, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # A database default too, so the load seeder's COPY need not name it.
+    frozen_reason = models.CharField(max_length=500, blank=True, default="", db_default="")
 
     class Meta:
         indexes = [
@@ -105,6 +112,11 @@ class Game(models.Model):
     def seats_free(self) -> int:
         """Seats still to fill (uses prefetched seats when present)."""
         return max(0, self.max_players - len(self.seats.all()))
+
+    @property
+    def is_frozen(self) -> bool:
+        """True while the game waits for a moderator because its log no longer replays."""
+        return self.status == self.Status.FROZEN
 
     @property
     def is_finished(self) -> bool:

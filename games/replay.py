@@ -5,6 +5,12 @@ A game is its Action log: the state after ``seq`` moves is
 The latest state is cached (Django's cache, as a pickle) under a key of
 game, creation time, seq and engine version, so most requests never replay;
 a miss only costs a replay. Nothing here writes a row.
+
+A game replays under the engine version it started with (``Game.engine_version``,
+``games.engine.registry``). A log that no longer replays (a rules change
+that forgot its version check, an engine version no longer shipped) raises
+:class:`ReplayBroken` instead of an error page; the site then freezes the
+game for a moderator (``games.lifecycle.game_freeze``).
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from typing import Any
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 
-from games.engine.core import Engine, Event
+from games.engine.core import Engine, EngineError, Event
 from games.engine.registry import get_engine
 from games.errors import GameNotActive
 from games.models import Game
@@ -25,6 +31,34 @@ from games.models import Game
 STATE_CACHE_TIMEOUT = 7 * 24 * 3600
 #: How many recent events the cached state keeps for the log (older ones: replay).
 RECENT_EVENTS = 400
+
+
+class ReplayBroken(GameNotActive):
+    """A game's log no longer replays under its engine version.
+
+    ``str(err)`` is the sentence for players; the detail is for moderators.
+
+    Attributes:
+        game_id: the game.
+        seq: the seq of the move that failed (0: the game could not even be set up).
+        detail: what went wrong, for moderators and the logs (the exception's repr).
+        snapshot: the position before the failing move, when the engine left it
+            intact (an ``IllegalMove`` changes nothing), else None.
+    """
+
+    def __init__(self, game_id: int, seq: int, detail: str, snapshot: Snapshot | None = None) -> None:
+        super().__init__(
+            _("This game cannot go on: its moves no longer replay under the site's rules. A moderator has been told.")
+        )
+        self.game_id = game_id
+        self.seq = seq
+        self.detail = detail
+        self.snapshot = snapshot
+
+    @property
+    def reason(self) -> str:
+        """One line for moderators: where and why the replay stopped."""
+        return f"move {self.seq}: {self.detail}"[:500]
 
 
 @dataclass(slots=True)
@@ -42,12 +76,18 @@ class Snapshot:
 
 
 def engine_for(game: Game) -> Engine:
-    """Return the engine that plays ``game`` (its kind; see ``games.engine.registry``).
+    """Return the engine that plays ``game``: its kind, at the version it started with.
+
+    A game that has not started yet gets the current version (it starts under it).
 
     Raises:
-        KeyError: the game's kind has no engine.
+        ReplayBroken: the game's kind or version is no longer provided.
     """
-    return get_engine(game.kind)
+    version = game.engine_version if game.started is not None else None
+    try:
+        return get_engine(game.kind, version)
+    except (LookupError, ImportError) as exc:
+        raise ReplayBroken(game.pk, 0, f"no engine {game.kind!r} version {version}: {exc!r}") from exc
 
 
 def state_key(game: Game, seq: int, engine_version: int) -> str:
@@ -97,16 +137,39 @@ def snapshot_pickle(snap: Snapshot) -> bytes:
 
 
 def replay(game: Game, engine: Engine, upto: int | None = None) -> Snapshot:
-    """Rebuild the state from options, seed and the log, up to ``upto`` (default ``game.last_seq``)."""
+    """Rebuild the state from options, seed and the log, up to ``upto`` (default ``game.last_seq``).
+
+    Raises:
+        ReplayBroken: the engine refused (or crashed on) a stored move, or could not set the game up.
+    """
     seats = game.seats.count()
-    state = engine.new_game(game.options, seats, game.seed)
+    state = _new_game(game, engine, seats)
     events: list[tuple[int, Event]] = []
     last = game.last_seq if upto is None else upto
     for seq, seat, move in game.actions.filter(seq__lte=last).order_by("seq").values_list("seq", "seat", "move"):
-        events.extend((seq, e) for e in engine.apply(state, seat, move))
+        events.extend((seq, e) for e in _apply_stored(game, engine, state, seq, seat, move, events))
         if len(events) > 2 * RECENT_EVENTS:
             del events[:-RECENT_EVENTS]
     return Snapshot(state, events[-RECENT_EVENTS:])
+
+
+def _new_game(game: Game, engine: Engine, seats: int) -> Any:
+    try:
+        return engine.new_game(game.options, seats, game.seed)
+    except Exception as exc:  # any failure: a stored game must never be an error page
+        raise ReplayBroken(game.pk, 0, repr(exc)) from exc
+
+
+def _apply_stored(
+    game: Game, engine: Engine, state: Any, seq: int, seat: int, move: dict[str, Any], events: list
+) -> list[Event]:
+    """Apply a stored move; a refusal or a crash becomes :class:`ReplayBroken` (with the position, if intact)."""
+    try:
+        return engine.apply(state, seat, move)
+    except EngineError as exc:  # refused: the engine promises the state is unchanged
+        raise ReplayBroken(game.pk, seq, repr(exc), Snapshot(state, events[-RECENT_EVENTS:])) from exc
+    except Exception as exc:  # a crash may have left the state half-changed: no position to show
+        raise ReplayBroken(game.pk, seq, repr(exc)) from exc
 
 
 def replay_states(game: Game) -> list[tuple[int, int | None, dict[str, Any], Any, list[Event]]]:
@@ -114,12 +177,15 @@ def replay_states(game: Game) -> list[tuple[int, int | None, dict[str, Any], Any
 
     For replay viewers and moderators; it replays the whole log, so use it
     for one game at a time. States are independent copies.
+
+    Raises:
+        ReplayBroken: the log no longer replays.
     """
     engine = engine_for(game)
-    state = engine.new_game(game.options, game.seats.count(), game.seed)
+    state = _new_game(game, engine, game.seats.count())
     start = pickle.loads(pickle.dumps(state))
     out: list[tuple[int, int | None, dict[str, Any], Any, list[Event]]] = [(0, None, {}, start, [])]
     for seq, seat, move in game.actions.order_by("seq").values_list("seq", "seat", "move"):
-        events = engine.apply(state, seat, move)
+        events = _apply_stored(game, engine, state, seq, seat, move, [])
         out.append((seq, seat, move, pickle.loads(pickle.dumps(state)), events))
     return out

@@ -21,7 +21,7 @@ from accounts.models import User
 from games import clocks, lifecycle
 from games.locking import lock_game
 from games.models import Game, Seat
-from games.replay import engine_for, replay_states
+from games.replay import ReplayBroken, engine_for, replay_states
 from moderation.trail import (
     PERM_GAMES,
     PERM_HIDDEN,
@@ -94,7 +94,8 @@ def game_adjudicate(*, moderator: User, game_id: int, ranks: Mapping[int, int], 
     require(moderator, PERM_GAMES)
     with transaction.atomic():
         game = lock_game(game_id)
-        if not game.is_active:
+        # A frozen game (its log no longer replays) waits for exactly this, or an abort.
+        if not (game.is_active or game.is_frozen):
             raise ModerationError(_("Only a game in progress can be adjudicated."))
         seats = list(game.seats.all())
         if set(ranks) != {s.position for s in seats} or not all(1 <= r <= len(seats) for r in ranks.values()):
@@ -253,8 +254,13 @@ def game_full_log(*, moderator: User, game_id: int) -> FullLog:
         raise ModerationError(_("This game has not started yet."))
     if game.is_active and game.seats.filter(user=moderator).exists():
         raise ModerationError(_("You play in this game: another moderator must look at its hidden information."))
-    engine = engine_for(game)
-    positions = replay_states(game)
+    try:
+        engine = engine_for(game)
+        positions = replay_states(game)
+    except ReplayBroken as broken:
+        raise ModerationError(
+            _("This game's log no longer replays (%(reason)s): adjudicate or cancel it.") % {"reason": broken.reason}
+        ) from broken
     moves = [
         {"seq": seq, "seat": seat, "move": move, "events": [e.to_dict() for e in events]}
         for seq, seat, move, _state, events in positions[1:]

@@ -27,6 +27,8 @@ class SiteStats:
         overdue_decisions: seats of running games whose deadline has passed
             (the sweep should time them out within a minute).
         heartbeat_age: since the Celery heartbeat was last stamped, or None (never).
+        frozen_games: ids of games stopped because their log no longer replays
+            (``games.lifecycle.game_freeze``), oldest first: each needs a moderator.
         now: when the numbers were taken (UTC).
     """
 
@@ -40,6 +42,7 @@ class SiteStats:
     overdue_decisions: int
     heartbeat_age: timedelta | None
     now: datetime
+    frozen_games: list[int]
 
 
 def site_stats() -> SiteStats:
@@ -68,4 +71,7 @@ def site_stats() -> SiteStats:
         overdue_decisions=overdue,
         heartbeat_age=heartbeat_age(),
         now=now,
+        frozen_games=list(
+            Game.objects.filter(status=Game.Status.FROZEN).order_by("pk").values_list("pk", flat=True)[:100]
+        ),
     )

@@ -44,6 +44,10 @@ from pathlib import Path
 from typing import Any
 
 from games.engine.core import IllegalMove
+from games.engine.domaine.bots import greedy_bot
+from games.engine.domaine.engine import legal_moves
+from games.engine.dominion.bots import random_bot
+from games.engine.dominion.cards import TREASURES
 from games.engine.registry import get_engine
 
 MAX_MOVES = 20_000
@@ -243,8 +247,6 @@ def record_files(folder: Path) -> list[Path]:
 
 def _kingdom_random(view: Any, rng: Any) -> dict[str, Any]:
     """A random Dominion player that buys kingdom cards whenever it can, so every card gets played."""
-    from games.engine.dominion.bots import random_bot
-
     moves = view.turn_moves()
     kingdom = set(view.kingdom)
     buys = [m for m in moves if m["act"] == "buy" and m.get("card") in kingdom]
@@ -262,8 +264,6 @@ def _v1_quirks(view: Any, rng: Any) -> dict[str, Any]:
     """``_kingdom_random``, but on some turns it sends ``play_treasures`` with no Treasure
     in hand, which Dominion version 1 accepted (its games may hold such moves) and
     version 2 refuses: recorded only under version 1."""
-    from games.engine.dominion.cards import TREASURES
-
     if view.my_turn and not view.bought and not any(c in TREASURES for c in view.hand) and rng.random() < 0.5:
         return {"act": "play_treasures"}
     return _kingdom_random(view, rng)
@@ -272,9 +272,6 @@ def _v1_quirks(view: Any, rng: Any) -> dict[str, Any]:
 def _domaine_eager(view: Any, rng: Any) -> dict[str, Any]:
     """A greedy Domaine player that makes a desertion or an alliance whenever it can
     (the shipped bots seldom do), so the corpus holds every action."""
-    from games.engine.domaine.bots import greedy_bot
-    from games.engine.domaine.engine import legal_moves
-
     st, me = view.state, view.player
     if st.step == "play":
         rare = [m for m in legal_moves(st, me) if m["act"] == "play" and ("remove" in m or "with" in m)]

@@ -12,6 +12,7 @@ A stored game is replayed and played on with the engine of its own
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from games.engine.core import Engine, UnsupportedVersion
 
@@ -20,6 +21,26 @@ ENGINE_MODULES: dict[str, str] = {
     "dominion": "games.engine.dominion.engine",
     "domaine": "games.engine.domaine.engine",
 }
+
+
+#: kind -> module that defines a module-level ``BOTS`` (name -> ``(view, rng) -> move``).
+#: Looked up by name, like the engines: a game's bots use its engine, never the reverse.
+BOT_MODULES: dict[str, str] = {
+    "dominion": "games.engine.dominion.bots",
+    "domaine": "games.engine.domaine.bots",
+}
+
+
+def bots_of(kind: str) -> dict[str, Any]:
+    """Return the bots of game ``kind`` (name -> function ``(view, rng) -> move``); ``{}`` if it has none.
+
+    Raises:
+        ImportError: the bots' module is missing or broken.
+    """
+    module = BOT_MODULES.get(kind)
+    if module is None:
+        return {}
+    return importlib.import_module(module).BOTS
 
 
 def get_engine(kind: str, version: int | None = None) -> Engine:

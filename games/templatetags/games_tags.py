@@ -8,7 +8,6 @@ from typing import Any
 
 from django import template
 
-from games.engine.registry import get_engine
 from games.forms import time_control_label
 from games.i18n import game_name as _game_name
 from games.i18n import game_title as _game_title
@@ -167,7 +166,7 @@ def _log_tail_key(game: Any, viewer: int | None) -> str:
 
     names = "\x1f".join(str(s.name) for s in game.seats.all())
     parts = (
-        f"{game.pk}:{game.created.timestamp()}:{get_engine(game.kind).version}:{LOG_TAIL_VERSION}:"
+        f"{game.pk}:{game.created.timestamp()}:{game.engine_version}:{LOG_TAIL_VERSION}:"
         f"{viewer}:{get_language()}:{game.status}:{names}"
     )
     return "herald:logtail:" + hashlib.sha256(parts.encode()).hexdigest()

@@ -21,9 +21,9 @@ from accounts.selectors import blocked_subquery
 from correspondence.services import sweep_on_request
 from games import selectors, services
 from games.forms import ChatForm
-from games.lifecycle import seat_seen
+from games.lifecycle import game_freeze, seat_seen
 from games.models import ChatMessage, Game, Seat
-from games.replay import Snapshot, engine_for
+from games.replay import ReplayBroken, Snapshot, engine_for
 from games.views.access import AuthenticatedHttpRequest, HtmxHttpRequest, get_game_for_user
 from moderation.selectors import is_moderator, request_state, with_hidden_flag
 
@@ -46,9 +46,15 @@ def game_context(
     viewer = seat.position if seat is not None else None
     view: dict[str, Any] | None = None
     events = None
-    if game.started is not None:
-        if snap is None:
+    if game.started is not None and snap is None:
+        try:
             snap = services.snapshot_at(game)
+        except ReplayBroken as broken:
+            # Never a 500: the game stops for a moderator, and the page shows it as far as it replays.
+            if game_freeze(game_id=game.pk, broken=broken):
+                game.status, game.to_act, game.deadline = Game.Status.FROZEN, [], None
+            snap = broken.snapshot
+    if snap is not None:
         finished = game.status == Game.Status.FINISHED
         # A finished game hides nothing (as its log and replay do).
         view = engine_for(game).view(snap.state, viewer, reveal_all=finished)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from games import services
 from games.eventtext import describe
-from games.replay import engine_for
+from games.replay import ReplayBroken, engine_for
 from games.views.access import get_game_for_user
 
 
@@ -37,7 +38,11 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     game, seat = get_game_for_user(request, game_id)
     if not game.is_finished:
         raise Http404("Replays are available once the game has finished.")
-    positions = services.replay_states(game)
+    try:
+        positions = services.replay_states(game)
+    except ReplayBroken as broken:
+        messages.error(request, str(broken))
+        return redirect(game)
     last = len(positions) - 1
     try:
         step = min(max(int(request.GET.get("step", last)), 0), last)

@@ -12,9 +12,9 @@ from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
-from games.models import ChatMessage
+from games.models import ChatMessage, Game
 from moderation import services
 from moderation.admin.common import CHAT_CONTEXT, ReadOnlyAdmin, admin_link, require
 from moderation.forms import ReportCloseForm
@@ -67,6 +67,28 @@ class ReportAdmin(admin.ModelAdmin):
         "note",
     )
     fields = readonly_fields
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict | None = None) -> HttpResponse:
+        """The queue, headed by an alert for games stopped because their moves no longer replay."""
+        frozen = Game.objects.filter(status=Game.Status.FROZEN).count()
+        if frozen:
+            url = reverse("admin:games_game_changelist") + "?status__exact=" + Game.Status.FROZEN
+            self.message_user(
+                request,
+                format_html(
+                    '{} <a href="{}">{}</a>',
+                    ngettext(
+                        "%(n)d game has stopped because its moves no longer replay.",
+                        "%(n)d games have stopped because their moves no longer replay.",
+                        frozen,
+                    )
+                    % {"n": frozen},
+                    url,
+                    _("Adjudicate or cancel them."),
+                ),
+                messages.WARNING,
+            )
+        return super().changelist_view(request, extra_context)
 
     def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         """Reports come from users' pages only."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine import registry
 from games.engine.core import (
     Decision,
     Event,
@@ -712,10 +713,8 @@ class DomaineEngine:
 
     @property
     def bots(self) -> dict[str, Any]:
-        """Bot name -> function (view, rng) -> move (imported lazily: the bots use this module)."""
-        from games.engine.domaine import bots
-
-        return bots.BOTS
+        """Bot name -> function ``(view, rng) -> move`` (``registry.bots_of``: the bots use this module)."""
+        return registry.bots_of(self.kind)
 
     def normalize_options(self, options: dict[str, Any], players: int, seed: int) -> dict[str, Any]:
         """Validate options (Domaine has none yet) and the player count.

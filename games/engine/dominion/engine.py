@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from games.engine import registry
 from games.engine.core import Decision, Event, IllegalMove, InvalidOptions, Result, UnsupportedVersion, ranks_from_keys
 from games.engine.dominion.cards import ACTIONS, CARDS, COINS, COST, TREASURES
 from games.engine.dominion.effects import _OPS, _drain, _draw, _ev, _others, _put_in_play, _resolve
@@ -584,9 +585,8 @@ class DominionEngine:
 
     @property
     def bots(self) -> dict[str, Any]:
-        from games.engine.dominion.bots import BOTS
-
-        return BOTS
+        """Bot name -> function ``(view, rng) -> move`` (``registry.bots_of``: the bots use this module)."""
+        return registry.bots_of(self.kind)
 
     def normalize_options(self, options: dict[str, Any], players: int, seed: int) -> dict[str, Any]:
         """Return options with the kingdom made concrete (10 names); raise ``InvalidOptions``."""
