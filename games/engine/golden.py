@@ -428,7 +428,9 @@ def main(argv: list[str]) -> int:
                 options, moves = play_moves("dominion", 1, options, bots, seed)
                 record = record_game("dominion", 1, options, seed, len(bots), moves, bots=bots)
                 # The first records kept only the final view; keep their shape.
+                final = record["views"][SPECTATOR_KEY]
                 record = {k: v for k, v in record.items() if k not in ("events", "views")}
+                record["final"] = final
                 name = f"dominion-{len(bots)}p-{bots[0]}-{seed}.json"
                 (out / name).write_text(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
                 print(f"{name}: {len(moves)} moves")

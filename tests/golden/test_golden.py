@@ -113,3 +113,12 @@ def test_record_game_makes_the_record_from_a_log():
         r["kind"], r["engine_version"], r["options"], r["seed"], r["players"], r["moves"], bots=r["bots"]
     )
     assert again == r
+
+
+def test_the_domaine_corpus_holds_both_versions_target_endings():
+    """Version 1 ends a target game after the take; version 2 at the placement, so on the play itself."""
+    ends = Counter()
+    for r in full("domaine"):
+        if r["views"][SPECTATOR_KEY]["game_over"]:
+            ends[(r["engine_version"], r["moves"][-1]["act"])] += 1
+    assert ends[(1, "take")] and ends[(2, "play")] and not ends[(2, "take")]

@@ -288,9 +288,16 @@ def desertion_remove_refusal(board: Board, player: int, r: int, rs: rules.Rulese
     if oc < 0 or d.domains[oc].owner != kc:
         return f"The knight on {name} does not stand in a domain of its owner.", "knight_not_in_domain"
     if not _receiving_domains(d, player, oc, rs):
-        holding = " that holds one of your knights" if rs.desertion_needs_own_knight else ""
+        if rs.desertion_needs_own_knight:
+            return (
+                f"The domain of the castle on {SQ_NAME[oc]} shares no edge with a domain of yours that "
+                f"holds one of your knights.",
+                "no_receiving_domain",
+            )
+        # Worded apart from version 1's sentence: the site's translation of that one names
+        # version 1's condition, so readers of other languages get the general refusal for now.
         return (
-            f"The domain of the castle on {SQ_NAME[oc]} shares no edge with a domain of yours{holding}.",
+            f"No domain of yours shares an edge with the domain of the castle on {SQ_NAME[oc]}.",
             "no_receiving_domain",
         )
     if board.knights_on_board(player) >= rules.KNIGHTS_PER_COLOUR:

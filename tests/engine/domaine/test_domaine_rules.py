@@ -552,6 +552,19 @@ def test_desertion_needs_a_shared_border_but_no_knight_in_the_receiving_domain()
     refused(st, 0, "bad_part", act="play", card="B5", option=0, remove="J11")
 
 
+def test_desertion_needs_an_own_domain_sharing_an_edge():
+    # Seat 0's only domain is far from seat 1's: nothing may receive the new knight.
+    st = make(
+        castles={"B2": 1, "H8": 0, "J10": 1},
+        knights={"A2": 1, "H9": 0},
+        borders=["A3-A4", "B3-B4", "C1-D1", "C2-D2", "C3-C4", "C3-D3"],
+        players_state=[{"gold": 7, "hand": ["B5"]}, {"gold": 7, "hand": []}],
+    )
+    assert "No domain of yours" in refused(
+        st, 0, "no_receiving_domain", act="play", card="B5", option=0, remove="A2", knight="H10"
+    )
+
+
 def test_v1_desertion_needs_a_shared_border_and_a_knight_in_the_receiving_domain():
     st = make(
         1,
