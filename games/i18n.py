@@ -262,6 +262,12 @@ _REFUSALS: list[tuple[str, str, str]] = [
         gettext_noop("The knight on %(square)s does not stand in a domain of its owner."),
     ),
     (
+        # Domaine version 2 (the original rules): any adjacent domain of the player's may receive the knight.
+        "no_receiving_domain",
+        rf"No domain of yours shares an edge with the domain of the castle on (?P<castle>{_SQ})\.",
+        gettext_noop("No domain of yours shares an edge with the domain of the castle on %(castle)s."),
+    ),
+    (
         "no_receiving_domain",
         rf"The domain of the castle on (?P<castle>{_SQ}) .*",
         gettext_noop(

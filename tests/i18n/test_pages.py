@@ -269,6 +269,11 @@ def test_engine_refusals_are_translated_by_code_with_their_details():
         # An unknown wording of a known code: the code's general sentence.
         assert refusal_text("It is not your turn: it is player 2's turn.", "not_your_turn") == "現在不是你的回合。"
         assert refusal_text("Something new.", "new_code") == "規則不允許這一步。"
+        # Domaine's desertion refusal, as versions 1 and 2 word it (each names its own condition).
+        v1 = "The domain of the castle on C3 shares no edge with a domain of yours that holds one of your knights."
+        assert refusal_text(v1, "no_receiving_domain") == "C3 城堡的領域沒有與你任何一個有你騎士的領域相鄰。"
+        v2 = "No domain of yours shares an edge with the domain of the castle on C3."
+        assert refusal_text(v2, "no_receiving_domain") == "你沒有任何領域與 C3 城堡的領域相鄰。"
     with translation.override("zh-hans"):
         assert refusal_text("The Gold pile is empty.", "empty_pile") == "金币 这一叠已经空了。"
     with translation.override("en"):
