@@ -10,7 +10,8 @@ Variables: ``DEBUG`` (default on), ``SECRET_KEY`` (required when DEBUG is
 off), ``ALLOWED_HOSTS`` (comma-separated), ``DATABASE_URL`` (default: SQLite
 in ``var/``), ``REDIS_URL`` (cache and Celery broker; unset: in-process
 cache and eager Celery), ``EMAIL_URL`` (``console:``, ``smtp://user:pass@host:587``,
-``smtp+ssl://...``, ``locmem:``; default console), ``DEFAULT_FROM_EMAIL``,
+``smtp+ssl://...``, ``locmem:``; default console), ``EMAIL_TIMEOUT`` (seconds,
+default 10), ``DEFAULT_FROM_EMAIL``,
 ``SITE_URL``, ``DATABASE_REPLICA_URL`` (a read replica for profiles,
 ladders and finished games; unset: everything reads the primary). The production and operations variables (HTTPS, HSTS,
 cookies, rate limits, database pooling, logs) are read, and explained, in
@@ -343,6 +344,9 @@ AXES_VERBOSE = False
 for _key, _value in email_config(envstr("EMAIL_URL") or "console:").items():
     globals()[_key] = _value
 DEFAULT_FROM_EMAIL = envstr("DEFAULT_FROM_EMAIL", "Herald <herald@localhost>")
+#: Seconds the SMTP backend waits on each connect, read and write before giving up
+#: (the send is then retried): a hung mail server must not hold a worker for long.
+EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", 10)
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 LANGUAGE_CODE = "en"
