@@ -15,6 +15,7 @@ from http import HTTPStatus
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils.functional import empty
@@ -123,18 +124,16 @@ class RateLimitMiddleware:
             return None
         key, rate = limit
         usage = get_usage(request, group=f"herald:{name}", key=key, rate=rate, method="POST", increment=True)
-        if usage is None or not usage["should_limit"]:
-            return None
-        if usage["limit"] == 0 and usage["time_left"] == -1:
-            # django-ratelimit's answer when the cache could not count (RATELIMIT_FAIL_OPEN off):
-            # each view fails in its documented direction (settings.HERALD_RATE_LIMITS_FAIL_OPEN).
+        if getattr(cache, "degraded", False):
+            # The cache could not count (website.cache.FailSoftRedisCache): each view fails in its
+            # documented direction (settings.HERALD_RATE_LIMITS_FAIL_OPEN), and says so in the log.
             fail_open = name in getattr(settings, "HERALD_RATE_LIMITS_FAIL_OPEN", ())
             rate_log.warning(
-                "rate limit of %s not counted (cache unreachable): %s",
-                name,
-                "let through" if fail_open else "refused",
+                "rate limit of %s not counted (cache unreachable): %s", name, "let through" if fail_open else "refused"
             )
             return None if fail_open else self.refuse(request, name, UNCOUNTED_RETRY_AFTER)
+        if usage is None or not usage["should_limit"]:
+            return None
         return self.refuse(request, name, max(1, int(usage["time_left"])))
 
     @staticmethod

@@ -69,9 +69,10 @@ _WRITES: dict[str, Callable[..., Iterable[str]]] = {
 }
 
 
-#: What each client method answers while Redis is unreachable: what an empty cache would.
+#: What each client method answers while Redis is unreachable: what an empty cache would
+#: (but ``add``, see FailSoftRedisCacheClient).
 _EMPTY: dict[str, Any] = {
-    "add": False,
+    "add": True,
     "set": None,
     "touch": False,
     "delete": False,
@@ -89,9 +90,14 @@ class FailSoftRedisCacheClient(ReusingRedisCacheClient):
     Every operation that fails with a Redis or socket error is logged (once
     per outage, with the error; again when Redis is back) and answered as an
     empty cache would: ``get`` gives the default, ``get_many`` nothing,
-    ``add`` False (nothing was added), ``has_key`` False, ``incr`` raises
-    ``ValueError`` (the key is missing, which callers already handle),
-    writes and deletes do nothing. After a failure the process leaves Redis
+    ``has_key`` False, ``incr`` raises ``ValueError`` (the key is missing,
+    which callers already handle), writes and deletes do nothing. ``add``
+    answers True, as if the key had been added: locks and first-time guards
+    built on it (allauth's rate limits take such a lock, and refuse the
+    request after waiting a second for it) let their caller through instead
+    of waiting for a cache that is not there; so rate limits fail open here,
+    and ``ops.middleware.RateLimitMiddleware`` refuses the views that must
+    fail closed, by asking :attr:`degraded`. After a failure the process leaves Redis
     alone for ``RETRY_AFTER`` seconds, so a page makes one slow attempt per
     outage window instead of one per cache call.
 
@@ -168,7 +174,7 @@ class FailSoftRedisCacheClient(ReusingRedisCacheClient):
         return result
 
     def add(self, key: str, value: Any, timeout: int | None) -> bool:
-        """Django's ``add``; False when Redis is unreachable (nothing was added)."""
+        """Django's ``add``; True when Redis is unreachable (as if added: nobody else can hold it either)."""
         return self._call("add", key, value, timeout)
 
     def get(self, key: str, default: Any) -> Any:

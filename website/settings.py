@@ -435,9 +435,8 @@ if envbool("DATABASE_POOL", False) and DATABASES["default"]["ENGINE"].endswith("
 # the cache): URL name -> (key, rate), POSTs only. Chat has its own per-user
 # limit in games.services; failed sign-ins are also limited by django-axes.
 RATELIMIT_ENABLE = envbool("RATELIMIT_ENABLE", not TESTING)
-# With the cache unreachable there is no counter: django-ratelimit then reports
-# "limit" and ops.middleware decides per view (HERALD_RATE_LIMITS_FAIL_OPEN), and logs it.
-RATELIMIT_FAIL_OPEN = False
+# With the cache unreachable there is no counter: ops.middleware then decides per view
+# (HERALD_RATE_LIMITS_FAIL_OPEN) and logs it; django-allauth's own limits let requests through.
 #: Behind a proxy: the header holding the client address, e.g. HTTP_X_REAL_IP.
 RATELIMIT_IP_META_KEY = envstr("RATELIMIT_IP_META_KEY") or None
 HERALD_RATE_LIMITS = {
