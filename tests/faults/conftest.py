@@ -292,3 +292,26 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@pytest.fixture
+def broker_at(settings: object) -> Iterator[Callable[[str], None]]:
+    """Call it with a broker URL: the site's Celery app stops running tasks inline and publishes there.
+
+    Restored (eager, the settings' broker) at the end.
+    """
+    from tests.tasks.conftest import use_broker
+    from website.celery import app
+
+    saved = {k: app.conf[k] for k in ("broker_url", "task_always_eager")}
+
+    def point(url: str) -> None:
+        settings.CELERY_TASK_ALWAYS_EAGER = False
+        app.conf.task_always_eager = False
+        use_broker(url)
+
+    try:
+        yield point
+    finally:
+        app.conf.update(saved)
+        use_broker(saved["broker_url"])
