@@ -30,6 +30,8 @@ import pytest
 from django.db import connection
 
 from tests.conftest import skip_missing_service
+from tests.tasks.conftest import use_broker
+from website.celery import app
 
 #: Ports of the Redis servers the tests start and kill (none of them the shared 6379).
 FAULT_REDIS_PORTS = {"cache": 6391, "broker": 6393}
@@ -303,9 +305,6 @@ def broker_at(settings: object) -> Iterator[Callable[[str], None]]:
 
     Restored (eager, the settings' broker) at the end.
     """
-    from tests.tasks.conftest import use_broker
-    from website.celery import app
-
     saved = {k: app.conf[k] for k in ("broker_url", "task_always_eager")}
 
     def point(url: str) -> None:
