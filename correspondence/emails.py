@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import zoneinfo
 from datetime import datetime
+from email.utils import parseaddr
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.crypto import salted_hmac
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
@@ -118,8 +121,30 @@ def _content_lines(n: Notification) -> dict[str, Any]:
     return {"subject": subject, "lines": lines, "games": [(title, absolute(game.get_absolute_url()))]}
 
 
-def message_for(user: User, content: dict[str, Any], kind: str) -> EmailMultiAlternatives:
-    """Render an email (HTML and text) for ``user`` in their language and time zone."""
+def message_id(what: str, key: object) -> str:
+    """A Message-ID header that is the same every time ``what`` ``key`` is sent (``<herald.notification.42.…@host>``).
+
+    ``what`` names the kind of row (``"notification"``, ``"digest"``) and
+    ``key`` the row; a constant derived from ``SECRET_KEY`` keeps two Herald
+    sites (staging and production, whose ids overlap) from sharing ids, and
+    the domain is that of ``DEFAULT_FROM_EMAIL`` (else ``SITE_URL``'s host).
+    A message sent twice (a sender killed after the mail server accepted it,
+    before the row was marked sent) thus carries one id, and mail clients
+    and most servers show it once (RFC 5322 3.6.4).
+    """
+    domain = parseaddr(settings.DEFAULT_FROM_EMAIL)[1].rpartition("@")[2] or urlsplit(settings.SITE_URL).hostname
+    site = salted_hmac("herald.message-id", "site").hexdigest()[:12]
+    return f"<herald.{what}.{key}.{site}@{domain or 'localhost'}>"
+
+
+def message_for(
+    user: User, content: dict[str, Any], kind: str, *, message_id: str | None = None
+) -> EmailMultiAlternatives:
+    """Render an email (HTML and text) for ``user`` in their language and time zone.
+
+    ``message_id``: the ``Message-ID`` header (see :func:`message_id`); None
+    lets Django make a fresh one when the message is sent.
+    """
     unsubscribe = absolute(reverse("correspondence:unsubscribe", kwargs={"token": unsubscribe_token(user, kind)}))
     with translation.override(user.language or settings.LANGUAGE_CODE):
         context = {
@@ -142,6 +167,7 @@ def message_for(user: User, content: dict[str, Any], kind: str) -> EmailMultiAlt
             "List-Unsubscribe": f"<{unsubscribe}>",
             # RFC 8058: the mail client may unsubscribe with one POST, no page.
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            **({"Message-ID": message_id} if message_id else {}),
         },
     )
     message.attach_alternative(html, "text/html")

@@ -26,11 +26,16 @@ class Notification(models.Model):
             it makes the event's key, so each event is sent at most once.
         data: what the email needs beyond the game (``{"position": 2}`` for
             a timeout).
-        status: ``pending`` until sent, ``digest`` while waiting for the
-            daily digest, ``sent``, or ``skipped`` (no longer relevant, or
-            turned off by the user).
+        status: ``pending`` until sent, ``sending`` while a sender has
+            claimed it (``claimed_at``), ``digest`` while waiting for the
+            daily digest, ``sent``, ``skipped`` (no longer relevant, or
+            turned off by the user) or ``failed`` (given up on).
         created, sent_at: UTC timestamps; ``sent_at`` is set only after the
             mail backend accepted the message.
+        claimed_at: UTC, when a sender claimed the row (status ``sending``);
+            also the claim's token, so only that sender marks it. A claim
+            older than ``correspondence.outbox.CLAIM_TIMEOUT`` is taken to
+            be a dead sender's and may be claimed again.
         attempts, last_error: the sender's failed tries, for the sweep's
             give-up rule and for admins.
     """
@@ -46,6 +51,7 @@ class Notification(models.Model):
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")
+        SENDING = "sending", _("Being sent")
         DIGEST = "digest", _("Waiting for the daily digest")
         SENT = "sent", _("Sent")
         SKIPPED = "skipped", _("Skipped")
@@ -59,6 +65,7 @@ class Notification(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     created = models.DateTimeField(default=timezone.now)
     sent_at = models.DateTimeField(null=True, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.TextField(blank=True)
 
@@ -71,7 +78,7 @@ class Notification(models.Model):
             models.Index(
                 fields=["status", "created"],
                 name="notification_unsent_idx",
-                condition=models.Q(status__in=["pending", "digest"]),
+                condition=models.Q(status__in=["pending", "digest", "sending"]),
             ),
         ]
 

@@ -7,9 +7,13 @@ message is owed is decided together with the event. After commit,
 ``correspondence.tasks.outbox_enqueue`` queues one ``send_notification``
 task per pending row; ``correspondence.sweep`` (every minute, from Celery beat, or from the
 web process when there is no broker) sends whatever is left.
-:func:`notification_send` locks the row, re-checks that the message still
-makes sense, hands it to the mail backend and only then marks it sent, so
-a task run twice, or a task and the sweep together, send one email.
+:func:`notification_send` claims the row (committed at once, so no lock is
+held while the mail server talks), re-checks that the message still makes
+sense, hands it to the mail backend and only then marks it sent, so a task
+run twice, or a task and the sweep together, send one email; each email's
+Message-ID is derived from its row, so the one duplicate still possible (a
+sender killed after the mail server accepted the message, before the mark)
+is the same message to the recipient's mail client.
 
 Times are stored in UTC and shown in each recipient's time zone, in the
 recipient's language.
@@ -19,11 +23,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from datetime import timedelta
+from datetime import UTC, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -31,9 +34,10 @@ from django.utils.translation import ngettext
 
 from accounts.models import Block
 from accounts.selectors import blockers_among, can_receive_email
-from correspondence.emails import absolute, content_for, game_title_of, message_for
+from correspondence.emails import absolute, content_for, game_title_of, message_for, message_id
 from correspondence.models import Notification, NotificationSettings
 from correspondence.preferences import settings_for
+from games.locking import retry_on_deadlock
 from games.models import ChatMessage, Game, Seat
 
 log = logging.getLogger(__name__)
@@ -49,6 +53,11 @@ SWEEP_BATCH = 200
 CHAT_AWAY = timedelta(minutes=15)
 #: At most one chat email per player and game in this time.
 CHAT_EMAIL_GAP = timedelta(hours=1)
+#: A ``sending`` claim older than this is taken to be a dead sender's, and the row may be
+#: claimed again. Longer than a live send can take: the task's hard limit
+#: (``CELERY_TASK_TIME_LIMIT``, 60 s) and several ``EMAIL_TIMEOUT``s, so a slow sender is
+#: never mistaken for a dead one. It is also the longest a killed sender's email waits.
+CLAIM_TIMEOUT = timedelta(minutes=5)
 
 
 def _notify(users: Iterable[Any], game: Game, kind: str, seq: int, data: dict[str, Any] | None = None) -> int:
@@ -141,15 +150,28 @@ def notify_time_low(*, game: Game, seat: Seat) -> None:
 
 
 def notification_send(*, notification_id: int) -> bool:
-    """Send one outbox row, at most once.
+    """Send one outbox row, at most once, holding no database lock while the mail server talks.
 
-    Locks the row; does nothing unless it is pending; marks it skipped when
-    the user turned the kind off or it no longer applies (the user already
-    moved, or opened the game after it became their move), moves it to the
-    daily digest when the user asked for one; otherwise renders the email in
-    the user's language and time zone, hands it to the mail backend and
-    marks it sent. A failure counts an attempt, keeps the row pending and
-    re-raises (the task retries with backoff).
+    Claim, commit, send, mark: the row is claimed by one UPDATE that turns
+    it from ``pending`` (or a ``sending`` claim older than
+    ``CLAIM_TIMEOUT``, a dead sender's) into ``sending`` stamped with the
+    claim's time, which commits at once, so two senders never both have it
+    and no game, user or outbox row stays locked through the SMTP
+    conversation (a move in the same game waits for nothing). Then, without
+    a transaction: mark it skipped when the user turned the kind off or it
+    no longer applies (the user already moved, or opened the game after it
+    became their move), hand it to the daily digest when the user asked for
+    one; otherwise render the email in the user's language and time zone
+    with the row's stable Message-ID (``emails.message_id``), hand it to the
+    mail backend (``EMAIL_TIMEOUT`` seconds per socket operation), and only
+    then mark it sent. Each mark names the claim, so a sender whose claim
+    was taken over marks nothing.
+
+    A failure counts an attempt, gives the row back (``pending``) and
+    re-raises (the task retries with backoff). A sender killed between the
+    mail server's acceptance and the mark leaves the claim, which the sweep
+    takes over after ``CLAIM_TIMEOUT``: that email is sent again, with the
+    same Message-ID (docs/scaling.md, "The duplicate-email window").
 
     Returns:
         True if an email was handed to the backend now.
@@ -157,34 +179,32 @@ def notification_send(*, notification_id: int) -> bool:
     Raises:
         Whatever the mail backend raises (``smtplib.SMTPException``, ``OSError``).
     """
-    try:
-        with transaction.atomic():
-            n = (
-                Notification.objects.select_for_update()
-                .select_related("user", "game")
-                .filter(pk=notification_id, status=Status.PENDING)
-                .first()
-            )
-            if n is None:
-                return False
-            why_not = _skip_reason(n)
-            if why_not == "digest":
-                n.status = Status.DIGEST
-                n.save(update_fields=["status"])
-                return False
-            if why_not:
-                n.status, n.last_error = Status.SKIPPED, why_not
-                n.save(update_fields=["status", "last_error"])
-                return False
-            message_for(n.user, content_for(n), n.kind).send()
-            n.status, n.sent_at, n.attempts = Status.SENT, timezone.now(), n.attempts + 1
-            n.save(update_fields=["status", "sent_at", "attempts"])
-            return True
-    except Exception as exc:
-        Notification.objects.filter(pk=notification_id, status=Status.PENDING).update(
-            attempts=F("attempts") + 1, last_error=repr(exc)[:1000]
+    claim = timezone.now()
+    claimable = Q(status=Status.PENDING) | Q(status=Status.SENDING, claimed_at__lt=claim - CLAIM_TIMEOUT)
+    claimed = retry_on_deadlock(
+        lambda: Notification.objects.filter(claimable, pk=notification_id).update(
+            status=Status.SENDING, claimed_at=claim
         )
+    )
+    if not claimed:
+        return False
+    mine = Notification.objects.filter(pk=notification_id, status=Status.SENDING, claimed_at=claim)
+    try:
+        n = Notification.objects.select_related("user", "game").get(pk=notification_id)
+        why_not = _skip_reason(n)
+        if why_not == "digest":
+            mine.update(status=Status.DIGEST, claimed_at=None)
+            return False
+        if why_not:
+            mine.update(status=Status.SKIPPED, last_error=why_not, claimed_at=None)
+            return False
+        message = message_for(n.user, content_for(n), n.kind, message_id=message_id("notification", n.pk))
+        message.send()
+    except Exception as exc:
+        mine.update(status=Status.PENDING, claimed_at=None, attempts=F("attempts") + 1, last_error=repr(exc)[:1000])
         raise
+    mine.update(status=Status.SENT, sent_at=timezone.now(), attempts=F("attempts") + 1)
+    return True
 
 
 def _chat_withdrawn(n: Notification) -> bool:
@@ -239,27 +259,35 @@ def _still_your_move(n: Notification) -> bool:
 def digest_send(*, user_id: int) -> bool:
     """Send ``user_id`` one email listing the games that still wait on them.
 
-    Takes every row held for the digest; those no longer relevant are
-    skipped, the rest marked sent after the backend accepted the email.
+    Claims every row held for the digest (``sending``, as
+    :func:`notification_send` does, committed before the mail server is
+    spoken to); those no longer relevant are skipped, the rest marked sent
+    after the backend accepted the email. The email's Message-ID is the
+    user's and the day's (UTC), so a digest sent twice that day is one
+    message. A failure gives the rows back to the digest and re-raises; a
+    sender killed mid-send leaves claims the sweep takes over after
+    ``CLAIM_TIMEOUT`` (they go back to the digest, or out one by one if the
+    user no longer wants a digest).
 
     Returns:
         True if an email was sent.
+
+    Raises:
+        Whatever the mail backend raises.
     """
-    with transaction.atomic():
-        rows = list(
-            Notification.objects.select_for_update()
-            .select_related("user", "game")
-            .filter(user_id=user_id, status=Status.DIGEST)
-            .order_by("created")
-        )
-        if not rows:
-            return False
-        user = rows[0].user
-        live = [n for n in rows if _still_your_move(n) and settings_for(user).wants(n.kind)]
-        stale = [n.pk for n in rows if n not in live]
-        Notification.objects.filter(pk__in=stale).update(status=Status.SKIPPED, last_error="stale at digest time")
-        if not live:
-            return False
+    claim = timezone.now()
+    held = Notification.objects.filter(user_id=user_id, status=Status.DIGEST)
+    if not retry_on_deadlock(lambda: held.update(status=Status.SENDING, claimed_at=claim)):
+        return False
+    mine = Notification.objects.filter(user_id=user_id, status=Status.SENDING, claimed_at=claim)
+    rows = list(mine.select_related("user", "game").order_by("created"))
+    user = rows[0].user
+    live = [n for n in rows if _still_your_move(n) and settings_for(user).wants(n.kind)]
+    stale = [n.pk for n in rows if n not in live]
+    mine.filter(pk__in=stale).update(status=Status.SKIPPED, last_error="stale at digest time", claimed_at=None)
+    if not live:
+        return False
+    try:
         with translation.override(user.language or settings.LANGUAGE_CODE):
             games = sorted({(game_title_of(n.game), absolute(n.game.get_absolute_url())) for n in live})
             content = {
@@ -270,10 +298,14 @@ def digest_send(*, user_id: int) -> bool:
                 "lines": [_("These games are waiting for your move:")],
                 "games": games,
             }
-        message_for(user, content, Kind.YOUR_MOVE).send()
-        Notification.objects.filter(pk__in=[n.pk for n in live]).update(
-            status=Status.SENT, sent_at=timezone.now(), attempts=F("attempts") + 1
-        )
+        day = claim.astimezone(UTC).strftime("%Y%m%d")
+        message_for(user, content, Kind.YOUR_MOVE, message_id=message_id("digest", f"{user_id}.{day}")).send()
+    except Exception as exc:
+        mine.update(status=Status.DIGEST, claimed_at=None, last_error=repr(exc)[:1000])
+        raise
+    mine.filter(pk__in=[n.pk for n in live]).update(
+        status=Status.SENT, sent_at=timezone.now(), attempts=F("attempts") + 1, claimed_at=None
+    )
     return True
 
 

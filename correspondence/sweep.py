@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db.models import Q
 from django.utils import timezone
 
 from correspondence import outbox
@@ -21,6 +23,7 @@ from correspondence.models import Notification
 from games.autoplay import game_timeout
 from games.clocks import clock_warn
 from games.lifecycle import OPEN_GAME_LIFETIME, game_expire
+from games.locking import retry_on_deadlock
 from games.models import Game, Seat
 from moderation.services import banned_seats_forfeit
 
@@ -38,7 +41,10 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
     In order: apply the timeout rule to every decision past its deadline
     (an indexed query on ``Seat.deadline``), owe the 80% warnings
     (``Seat.warn_at``), cancel open games older than 14 days, and send the
-    outbox rows left pending (the broker was down, a worker died).
+    outbox rows left pending (the broker was down, a worker died) or
+    claimed by a sender that died mid-send (older than
+    ``outbox.CLAIM_TIMEOUT``). Each game's step is retried if PostgreSQL
+    picks it as a deadlock's victim (``games.locking.retry_on_deadlock``).
 
     Returns:
         Counts per step, for logs and tests.
@@ -48,30 +54,37 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
     due = Seat.objects.filter(deadline__lte=now, game__status=Game.Status.ACTIVE).order_by("deadline")
     for game_id, position in list(due.values_list("game_id", "position")[: outbox.SWEEP_BATCH]):
         try:
-            counts["timeouts"] += game_timeout(game_id=game_id, position=position) is not None
+            # Retried on a deadlock: the sweep's locks (a game, then its seats' outbox rows
+            # and ratings) are not taken in a request's order. Each service is idempotent and
+            # commits by itself (the bots' loop runs after its commits), so no outer transaction.
+            timed_out = retry_on_deadlock(partial(game_timeout, game_id=game_id, position=position), atomic=False)
+            counts["timeouts"] += timed_out is not None
         except Exception:  # one broken game must not stop the others' clocks
             log.exception("timeout of game %s seat %s failed", game_id, position)
 
     warn = Seat.objects.filter(warn_at__lte=now, game__status=Game.Status.ACTIVE)
     for seat_id in list(warn.values_list("pk", flat=True)[: outbox.SWEEP_BATCH]):
         try:
-            counts["warnings"] += clock_warn(seat_id=seat_id, now=now)
+            counts["warnings"] += retry_on_deadlock(partial(clock_warn, seat_id=seat_id, now=now), atomic=False)
         except Exception:  # a busy game (LockTimeout) is warned by the next sweep; the others now
             log.warning("warning of seat %s failed; the next sweep tries again", seat_id, exc_info=True)
 
     stale = Game.objects.filter(status=Game.Status.OPEN, created__lte=now - OPEN_GAME_LIFETIME)
     for game_id in list(stale.values_list("pk", flat=True)[: outbox.SWEEP_BATCH]):
         try:
-            counts["expired"] += game_expire(game_id=game_id)
+            counts["expired"] += retry_on_deadlock(partial(game_expire, game_id=game_id), atomic=False)
         except Exception:
             log.warning("expiry of game %s failed; the next sweep tries again", game_id, exc_info=True)
 
     Notification.objects.filter(status=Notification.Status.PENDING, attempts__gte=outbox.MAX_ATTEMPTS).update(
         status=Notification.Status.FAILED
     )
-    left = Notification.objects.filter(status=Notification.Status.PENDING, created__lte=now - OUTBOX_GRACE).order_by(
-        "created"
-    )
+    # Pending rows the task queued after commit should have sent, and claims left by a
+    # sender that died mid-send (notification_send takes those over).
+    left = Notification.objects.filter(
+        Q(status=Notification.Status.PENDING, created__lte=now - OUTBOX_GRACE)
+        | Q(status=Notification.Status.SENDING, claimed_at__lt=now - outbox.CLAIM_TIMEOUT)
+    ).order_by("created")
     for pk in list(left.values_list("pk", flat=True)[: outbox.SWEEP_BATCH]):
         try:
             counts["sent"] += outbox.notification_send(notification_id=pk)

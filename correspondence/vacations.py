@@ -12,12 +12,12 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from correspondence.models import Vacation
 from games.clocks import clocks_shift
+from games.locking import retry_on_deadlock
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -68,7 +68,8 @@ def vacation_start(*, user: User, days: int) -> Vacation:
     """Start a vacation of ``days`` whole days now; ``user``'s clocks stand still meanwhile.
 
     Every running deadline of the user's is pushed back by the vacation's
-    length; a clock that starts during the vacation starts at its end.
+    length; a clock that starts during the vacation starts at its end. The
+    transaction is run again if PostgreSQL picks it as a deadlock's victim.
 
     Raises:
         VacationError: already on vacation, fewer than 1 day, or more days
@@ -80,12 +81,16 @@ def vacation_start(*, user: User, days: int) -> Vacation:
     left = VACATION_DAYS_PER_YEAR - vacation_days_used(user, now.year)
     if days > left:
         raise VacationError(_("You have %(n)d vacation days left this year.") % {"n": max(left, 0)})
-    with transaction.atomic():
+
+    def start() -> Vacation:
         if vacation_active(user, now):
             raise VacationError(_("You are already on vacation."))
         vacation = Vacation.objects.create(user=user, start=now, end=now + timedelta(days=days))
         clocks_shift(user.pk, vacation.end - now)
-    return vacation
+        return vacation
+
+    # Retried on a deadlock: it locks each of the user's running games in turn.
+    return retry_on_deadlock(start)
 
 
 def vacation_end(*, user: User) -> Vacation | None:
@@ -95,7 +100,8 @@ def vacation_end(*, user: User) -> Vacation | None:
         The shortened Vacation, or None if none was running.
     """
     now = timezone.now()
-    with transaction.atomic():
+
+    def end() -> Vacation | None:
         vacation = vacation_active(user, now)
         if vacation is None:
             return None
@@ -106,4 +112,7 @@ def vacation_end(*, user: User) -> Vacation | None:
         vacation.end = max(now, vacation.start + timedelta(microseconds=1))
         vacation.save(update_fields=["end"])
         clocks_shift(user.pk, -unused)
-    return vacation
+        return vacation
+
+    # Retried on a deadlock, as vacation_start.
+    return retry_on_deadlock(end)

@@ -38,9 +38,16 @@ def check_database() -> str:
 
 
 def check_cache() -> str:
-    """Write and read back a random value in the default cache."""
+    """Write and read back a random value in the default cache.
+
+    The site's fail-soft Redis cache never raises (it answers as an empty
+    cache while Redis is away), so it is first asked for a PING that does
+    raise: ``"down"`` then means pages are served without the cache.
+    """
     key, value = "herald:health", secrets.token_hex(8)
     try:
+        if hasattr(cache, "ping"):
+            cache.ping()
         cache.set(key, value, 30)
         if cache.get(key) != value:
             # A cache that accepts writes and forgets them (e.g. DummyCache, or
@@ -103,3 +110,15 @@ CHECKS = {
 def run_checks() -> dict[str, str]:
     """Run every check; return ``{name: "ok" or what is wrong}``."""
     return {name: check() for name, check in CHECKS.items()}
+
+
+def overall(checks: dict[str, str]) -> str:
+    """``"ok"``; ``"degraded"`` when only the cache, broker or heartbeat fail; ``"failing"`` without the database.
+
+    Degraded: pages are still served and moves saved (without the cache,
+    more slowly; without the broker or a worker, emails and bots' moves wait
+    for the sweep). Failing: nothing can be served.
+    """
+    if checks.get("database", OK) != OK:
+        return "failing"
+    return OK if all(state == OK for state in checks.values()) else "degraded"

@@ -9,12 +9,14 @@ name, so allauth's sign-in and sign-up views need no decorators of ours.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from http import HTTPStatus
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils.functional import empty
@@ -22,6 +24,11 @@ from django.utils.translation import gettext as _
 from django_ratelimit.core import get_usage
 
 from ops.logs import request_log as log
+
+rate_log = logging.getLogger(__name__)
+
+#: Seconds a refused request is told to wait while the rate-limit counter cannot be reached.
+UNCOUNTED_RETRY_AFTER = 60
 
 
 def _user_id(request: HttpRequest) -> int | None:
@@ -104,7 +111,12 @@ class RateLimitMiddleware:
     def process_view(
         self, request: HttpRequest, view_func: Any, view_args: Any, view_kwargs: Any
     ) -> HttpResponse | None:
-        """Count this POST against its view's limit; answer 429 once the limit is passed."""
+        """Count this POST against its view's limit; answer 429 once the limit is passed.
+
+        With the cache unreachable nothing can be counted: the views in
+        ``settings.HERALD_RATE_LIMITS_FAIL_OPEN`` let the request through, the
+        others answer 429; either way a warning is logged.
+        """
         if request.method != "POST" or not getattr(settings, "RATELIMIT_ENABLE", True):
             return None
         name = request.resolver_match.view_name if request.resolver_match else None
@@ -113,6 +125,14 @@ class RateLimitMiddleware:
             return None
         key, rate = limit
         usage = get_usage(request, group=f"herald:{name}", key=key, rate=rate, method="POST", increment=True)
+        if getattr(cache, "degraded", False):
+            # The cache could not count (website.cache.FailSoftRedisCache): each view fails in its
+            # documented direction (settings.HERALD_RATE_LIMITS_FAIL_OPEN), and says so in the log.
+            fail_open = name in getattr(settings, "HERALD_RATE_LIMITS_FAIL_OPEN", ())
+            rate_log.warning(
+                "rate limit of %s not counted (cache unreachable): %s", name, "let through" if fail_open else "refused"
+            )
+            return None if fail_open else self.refuse(request, name, UNCOUNTED_RETRY_AFTER)
         if usage is None or not usage["should_limit"]:
             return None
         return self.refuse(request, name, max(1, int(usage["time_left"])))

@@ -21,7 +21,7 @@ class SiteStats:
         games_running: games in progress.
         games_open: games waiting for players.
         moves_last_hour, moves_last_day: Actions created in the last hour / 24 hours.
-        unsent_notifications: outbox rows still pending (not counting those held for the digest).
+        unsent_notifications: outbox rows still pending or being sent (not counting those held for the digest).
         oldest_unsent_age: age of the oldest of those, or None.
         failed_notifications: outbox rows the sender gave up on.
         overdue_decisions: seats of running games whose deadline has passed
@@ -55,9 +55,9 @@ def site_stats() -> SiteStats:
     moves = Action.objects.filter(created__gte=now - timedelta(days=1)).aggregate(
         day=Count("pk"), hour=Count("pk", filter=Q(created__gte=now - timedelta(hours=1)))
     )
-    unsent = Notification.objects.filter(status=Notification.Status.PENDING).aggregate(
-        n=Count("pk"), oldest=Min("created")
-    )
+    unsent = Notification.objects.filter(
+        status__in=[Notification.Status.PENDING, Notification.Status.SENDING]
+    ).aggregate(n=Count("pk"), oldest=Min("created"))
     failed = Notification.objects.filter(status=Notification.Status.FAILED).count()
     overdue = Seat.objects.filter(deadline__lt=now, game__status=Game.Status.ACTIVE).count()
     return SiteStats(

@@ -10,7 +10,8 @@ Variables: ``DEBUG`` (default on), ``SECRET_KEY`` (required when DEBUG is
 off), ``ALLOWED_HOSTS`` (comma-separated), ``DATABASE_URL`` (default: SQLite
 in ``var/``), ``REDIS_URL`` (cache and Celery broker; unset: in-process
 cache and eager Celery), ``EMAIL_URL`` (``console:``, ``smtp://user:pass@host:587``,
-``smtp+ssl://...``, ``locmem:``; default console), ``DEFAULT_FROM_EMAIL``,
+``smtp+ssl://...``, ``locmem:``; default console), ``EMAIL_TIMEOUT`` (seconds,
+default 10), ``DEFAULT_FROM_EMAIL``,
 ``SITE_URL``, ``DATABASE_REPLICA_URL`` (a read replica for profiles,
 ladders and finished games; unset: everything reads the primary). The production and operations variables (HTTPS, HSTS,
 cookies, rate limits, database pooling, logs) are read, and explained, in
@@ -253,7 +254,17 @@ HERALD_YOUR_MOVE_EMAIL_DELAY = envint("HERALD_YOUR_MOVE_EMAIL_DELAY", 0 if TESTI
 
 REDIS_URL = envstr("REDIS_URL")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "website.cache.HeraldRedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            # Answers as an empty cache while Redis is away (logged), so pages, sign-in and
+            # moves keep working: see website/cache.py and docs/scaling.md, "When a part fails".
+            "BACKEND": "website.cache.FailSoftRedisCache",
+            "LOCATION": REDIS_URL,
+            # Seconds: a Redis host that stops answering costs a page at most this, once per
+            # outage window (website.cache.RETRY_AFTER), not a hang per cache call.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1.0},
+        }
+    }
     # Its own database, so flushing the cache never drops queued tasks.
     CELERY_BROKER_URL = envstr("CELERY_BROKER_URL") or redis_other_db(REDIS_URL)
     CELERY_TASK_ALWAYS_EAGER = envbool("CELERY_TASK_ALWAYS_EAGER", TESTING)
@@ -343,6 +354,9 @@ AXES_VERBOSE = False
 for _key, _value in email_config(envstr("EMAIL_URL") or "console:").items():
     globals()[_key] = _value
 DEFAULT_FROM_EMAIL = envstr("DEFAULT_FROM_EMAIL", "Herald <herald@localhost>")
+#: Seconds the SMTP backend waits on each connect, read and write before giving up
+#: (the send is then retried): a hung mail server must not hold a worker for long.
+EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", 10)
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 LANGUAGE_CODE = "en"
@@ -431,6 +445,8 @@ if envbool("DATABASE_POOL", False) and DATABASES["default"]["ENGINE"].endswith("
 # the cache): URL name -> (key, rate), POSTs only. Chat has its own per-user
 # limit in games.services; failed sign-ins are also limited by django-axes.
 RATELIMIT_ENABLE = envbool("RATELIMIT_ENABLE", not TESTING)
+# With the cache unreachable there is no counter: ops.middleware then decides per view
+# (HERALD_RATE_LIMITS_FAIL_OPEN) and logs it; django-allauth's own limits let requests through.
 #: Behind a proxy: the header holding the client address, e.g. HTTP_X_REAL_IP.
 RATELIMIT_IP_META_KEY = envstr("RATELIMIT_IP_META_KEY") or None
 HERALD_RATE_LIMITS = {
@@ -439,6 +455,12 @@ HERALD_RATE_LIMITS = {
     "account_reset_password": ("ip", envstr("RATE_LIMIT_PASSWORD_RESET", "5/h")),
     "games:move": ("user_or_ip", envstr("RATE_LIMIT_MOVE", "60/m")),
 }
+#: The limited views that let requests through while the cache (their counter) is
+#: unreachable: sign-in, still guarded per login and address by django-axes, whose
+#: counts are in the database, and moves, which the game's lock and seq check keep
+#: in order anyway. Sign-up and password reset, which each email an address a
+#: stranger typed, refuse (429) until the counter is back.
+HERALD_RATE_LIMITS_FAIL_OPEN = {"account_login", "games:move"}
 
 #: The Celery heartbeat (ops.tasks.heartbeat): beat queues it this often, and
 #: /health/ fails once the last stamp is older than HERALD_HEARTBEAT_MAX_AGE seconds.

@@ -34,7 +34,7 @@ def test_it_answers_200_when_everything_is_fine(client, workers):
 def test_it_names_a_heartbeat_that_never_beat(client, workers):
     response = client.get("/health/")
     assert response.status_code == HTTPStatus.SERVICE_UNAVAILABLE
-    assert response.json()["status"] == "failing"
+    assert response.json()["status"] == "degraded"
     assert response.json()["checks"] == {"database": "ok", "cache": "ok", "broker": "ok", "heartbeat": "never"}
 
 
