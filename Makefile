@@ -62,9 +62,11 @@ serve: install messages
 test: install messages
 	$(BIN)/python -m pytest
 
+# The whole tree: ruff's lint and format, and the import contracts of docs/architecture.md.
 lint: install
 	$(BIN)/ruff check .
-	$(BIN)/ruff format --check website accounts games/*.py games/management games/templatetags tests/web
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
 
 # Engine speed (Dominion beside pyminion, installed into a temporary venv; Domaine),
 # then the site on PostgreSQL (DATABASE_URL, default the local herald_bench database).

@@ -65,8 +65,9 @@ def long_log(moves_wanted: int = 1500):
         st = new_state(4, resolve_kingdom("random", seed), seed)
         st.record = False
         log: list = []
-        play_out(st, [patient] * 4, random.Random(seed), max_turns=2000,
-                 on_move=lambda s, p, m, log=log: log.append((p, m)))
+        play_out(
+            st, [patient] * 4, random.Random(seed), max_turns=2000, on_move=lambda s, p, m, log=log: log.append((p, m))
+        )
         if len(log) >= moves_wanted:
             return seed, st.kingdom, log[:moves_wanted]
     raise RuntimeError("no game long enough")

@@ -79,8 +79,18 @@ def plain_urlconf() -> str:
 
 
 #: A kingdom without gainers or Curses, so the patient bots' game lasts past 1,500 moves.
-LONG_KINGDOM = ["Cellar", "Chapel", "Moat", "Village", "Woodcutter", "Smithy", "Festival", "Laboratory", "Market",
-                "Library"]
+LONG_KINGDOM = [
+    "Cellar",
+    "Chapel",
+    "Moat",
+    "Village",
+    "Woodcutter",
+    "Smithy",
+    "Festival",
+    "Laboratory",
+    "Market",
+    "Library",
+]
 
 
 def make_game(users, moves: int, seed: int):
@@ -93,9 +103,17 @@ def make_game(users, moves: int, seed: int):
     from games.models import Game
 
     if moves >= 1000:
-        old = (Game.objects.filter(kind="dominion", status=Game.Status.ACTIVE, last_seq__gte=moves,
-                                   last_seq__lt=moves + 400, options__kingdom=LONG_KINGDOM)
-               .order_by("-pk").first())
+        old = (
+            Game.objects.filter(
+                kind="dominion",
+                status=Game.Status.ACTIVE,
+                last_seq__gte=moves,
+                last_seq__lt=moves + 400,
+                options__kingdom=LONG_KINGDOM,
+            )
+            .order_by("-pk")
+            .first()
+        )
         if old is not None:
             return old, {s.position: s.user for s in old.seats.all()}
     for attempt in range(20):
@@ -111,8 +129,15 @@ def _make_game(users, moves: int, seed: int):
     from games.engine.dominion.engine import ENGINE
     from games.models import Game
 
-    game = services.game_create(creator=users[0], kind="dominion", options={"kingdom": LONG_KINGDOM}, players=4,
-                                rated=False, private=False, time_per_move=__import__("datetime").timedelta(days=7))
+    game = services.game_create(
+        creator=users[0],
+        kind="dominion",
+        options={"kingdom": LONG_KINGDOM},
+        players=4,
+        rated=False,
+        private=False,
+        time_per_move=__import__("datetime").timedelta(days=7),
+    )
     for u in users[1:]:
         services.game_join(game_id=game.pk, user=u)
     game = Game.objects.get(pk=game.pk)
@@ -127,8 +152,9 @@ def _make_game(users, moves: int, seed: int):
             raise RuntimeError("the game ended before the wanted length; try another seed")
         seat = ENGINE.pending(state)[0].player
         move = patient(ENGINE.player_view(state, seat), rng)
-        game = services.game_submit_move(game_id=game.pk, user=by_seat[seat], move=move,
-                                         expected_seq=game.last_seq).game
+        game = services.game_submit_move(
+            game_id=game.pk, user=by_seat[seat], move=move, expected_seq=game.last_seq
+        ).game
     return game, by_seat
 
 
@@ -162,8 +188,12 @@ def move_cost(client_for, game, by_seat, n: int, seed: int) -> tuple[float, floa
         move = patient(ENGINE.player_view(state, seat), rng)
         client = client_for[by_seat[seat].pk]
         t = time.perf_counter()
-        response = client.post(f"/games/{game.pk}/move", {"move": json.dumps(move), "seq": game.last_seq},
-                               HTTP_HX_REQUEST="true", secure=True)  # production settings redirect HTTP
+        response = client.post(
+            f"/games/{game.pk}/move",
+            {"move": json.dumps(move), "seq": game.last_seq},
+            HTTP_HX_REQUEST="true",
+            secure=True,
+        )  # production settings redirect HTTP
         times.append(time.perf_counter() - t)
         assert response.status_code == 200, (response.status_code, response.content[:300])
     return n / sum(times), statistics.median(times) * 1000
@@ -204,10 +234,14 @@ def main() -> int:
         long_rps, long_ms = move_cost(clients, long_game, long_seats, 60, seed=1)
         short_rps, short_ms = move_cost(clients, short_game, short_seats, 60, seed=2)
     print(f"plain view:                 {plain_rps:8.1f} req/s  (median {plain_ms:.2f} ms)")
-    print(f"game page, 1,500-move game: {page_rps:8.1f} req/s  (median {page_ms:.2f} ms)"
-          f"  ratio to plain {page_rps / plain_rps:.3f}")
-    print(f"move POST at move ~1,500:   {long_rps:8.1f} req/s  (median {long_ms:.2f} ms)"
-          f"  ratio to plain {long_rps / plain_rps:.3f}")
+    print(
+        f"game page, 1,500-move game: {page_rps:8.1f} req/s  (median {page_ms:.2f} ms)"
+        f"  ratio to plain {page_rps / plain_rps:.3f}"
+    )
+    print(
+        f"move POST at move ~1,500:   {long_rps:8.1f} req/s  (median {long_ms:.2f} ms)"
+        f"  ratio to plain {long_rps / plain_rps:.3f}"
+    )
     print(f"move POST at move ~10:      {short_rps:8.1f} req/s  (median {short_ms:.2f} ms)")
     print(f"move cost at 1,500 / at 10 (median): {long_ms / short_ms:.2f} (goal <= 1.2)")
     flush_redis()

@@ -32,7 +32,6 @@ def clocks_html(game: Game) -> str:
     from django.utils.timesince import timeuntil
     from django.utils.translation import gettext as _
 
-
     def when(dt):
         return date_format(timezone.localtime(dt), "DATETIME_FORMAT")
 
@@ -65,7 +64,5 @@ def clocks_html(game: Game) -> str:
         else:
             text = ""
         items.append((" running" if c.running else "", c.seat.name, text))
-    body = format_html_join(
-        "", '<li class="clock{}"><span class="name">{}</span>: {}</li>', items
-    )
+    body = format_html_join("", '<li class="clock{}"><span class="name">{}</span>: {}</li>', items)
     return format_html('<ul class="clocks">{}</ul>', body)

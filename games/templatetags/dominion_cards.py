@@ -37,7 +37,6 @@ def kingdom_summary(kingdom: Any) -> str:
     """
     from django.utils.translation import gettext as _
 
-
     if isinstance(kingdom, list | tuple):
         return _card_list(kingdom)
     if kingdom == "random":
@@ -98,13 +97,22 @@ def _card_html(name: str, count: Any, plain: bool, language: str | None) -> str:
     classes = card_class(name) + (" card-empty" if count == 0 else "")
     count_html = (
         format_html('<span class="card-count" aria-label="{}">{}</span>', _("%(n)s left") % {"n": count}, count)
-        if count is not None else ""
+        if count is not None
+        else ""
     )
     return format_html(
         '<span class="card {}"{} title="{} (${}): {}"><span class="card-name">{}</span>'
         '<span class="card-cost" aria-label="{}">{}</span>{}<span class="card-text" role="tooltip">{}</span></span>',
-        classes, "" if plain else mark_safe(' tabindex="0"'), label, cost, text, label,
-        _("costs %(n)s coins") % {"n": cost}, cost, count_html, text,
+        classes,
+        "" if plain else mark_safe(' tabindex="0"'),
+        label,
+        cost,
+        text,
+        label,
+        _("costs %(n)s coins") % {"n": cost},
+        cost,
+        count_html,
+        text,
     )
 
 
@@ -129,7 +137,9 @@ def hand_cards(hand: list[str] | None, playable: set[str]) -> str:
                 format_html(
                     '<button type="submit" name="card" value="{}" class="card-button">{}<span class="verb">{}</span>'
                     "</button>",
-                    name, card(name, plain=True), play,
+                    name,
+                    card(name, plain=True),
+                    play,
                 )
                 if name in playable
                 else card(name),
@@ -162,7 +172,9 @@ def supply_piles(supply: list[dict[str, Any]], buyable: set[str]) -> str:
                 format_html(
                     '<button type="submit" name="card" value="{}" class="buy">{}'
                     '<span class="visually-hidden"> {}</span></button>',
-                    pile["card"], buy, _card_name(pile["card"]),
+                    pile["card"],
+                    buy,
+                    _card_name(pile["card"]),
                 )
                 if pile["card"] in buyable
                 else "",
@@ -199,8 +211,9 @@ def decision_prompt(decision: dict[str, Any] | None, names: Any = None) -> str:
     card = _card_name(params.get("card", "")) if params.get("card") else ""
     if kind == "discard" and source == "Militia":
         n = decision["min"]
-        return ngettext("Militia: discard %(n)d card (down to 3).", "Militia: discard %(n)d cards (down to 3).",
-                        n) % {"n": n}
+        return ngettext("Militia: discard %(n)d card (down to 3).", "Militia: discard %(n)d cards (down to 3).", n) % {
+            "n": n
+        }
     if kind == "discard":
         return _("Cellar: discard any number of cards, then draw as many.")
     if kind == "trash" and source == "Chapel":
@@ -211,7 +224,9 @@ def decision_prompt(decision: dict[str, Any] | None, names: Any = None) -> str:
         return _("Mine: trash a Treasure from your hand; then gain a Treasure costing up to $3 more into your hand.")
     if kind == "gain":
         return _("%(source)s: gain a card costing up to $%(limit)d.") % {
-            "source": _card_name(source), "limit": params.get("limit", 0)}
+            "source": _card_name(source),
+            "limit": params.get("limit", 0),
+        }
     if kind == "chancellor":
         return _("Chancellor: put your deck into your discard pile?")
     if kind == "library":
@@ -222,7 +237,9 @@ def decision_prompt(decision: dict[str, Any] | None, names: Any = None) -> str:
         if target == decision["player"]:
             return _("Spy: discard %(card)s from the top of your deck? (No: put it back.)") % {"card": card}
         return _("Spy: discard %(card)s from the top of %(name)s's deck? (No: put it back.)") % {
-            "card": card, "name": whose}
+            "card": card,
+            "name": whose,
+        }
     if kind == "reveal_moat":
         return _("Reveal Moat to be unaffected by %(attack)s?") % {"attack": _card_name(params.get("attack", ""))}
     if kind == "topdeck":

@@ -15,8 +15,18 @@ from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-KINGDOM = ["Cellar", "Chapel", "Village", "Woodcutter", "Workshop", "Militia", "Smithy", "Remodel", "Market",
-           "Laboratory"]
+KINGDOM = [
+    "Cellar",
+    "Chapel",
+    "Village",
+    "Woodcutter",
+    "Workshop",
+    "Militia",
+    "Smithy",
+    "Remodel",
+    "Market",
+    "Laboratory",
+]
 POLL_WAIT_MS = 15_000  # the page polls every 5 s
 
 

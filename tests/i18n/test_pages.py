@@ -315,7 +315,8 @@ def test_domaine_log_sentences_built_from_parts_end_with_the_chinese_full_stop(l
 
     with translation.override(language):
         castle = describe_domaine({"kind": "place_castle", "at": "J1", "knight": "J2", "paid": 1}, "Ann")
-        play = describe_domaine({"kind": "play", "card": "A4", "choice": "borders", "borders": ["F10-G10"],
-                                 "extra": 2}, "Ann")
+        play = describe_domaine(
+            {"kind": "play", "card": "A4", "choice": "borders", "borders": ["F10-G10"], "extra": 2}, "Ann"
+        )
     for text in (castle, play):
         assert text.endswith("。") and not re.search(r"[.]$| （", text), text

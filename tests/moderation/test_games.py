@@ -185,8 +185,9 @@ def test_an_open_game_page_shows_a_moderators_extension_and_pause_without_a_move
     poll = reverse("games:poll", args=[game.pk])
     for change in (
         lambda: services.deadline_extend(moderator=moderator, game_id=game.pk, by=timedelta(days=9), reason="x"),
-        lambda: services.clocks_pause(moderator=moderator, game_id=game.pk, until=timezone.now() + timedelta(days=40),
-                                      reason="x"),
+        lambda: services.clocks_pause(
+            moderator=moderator, game_id=game.pk, until=timezone.now() + timedelta(days=40), reason="x"
+        ),
     ):
         cursor = client.get(reverse("games:detail", args=[game.pk])).context["cursor"]
         assert client.get(poll, {"seq": game.last_seq, "v": cursor}, **hx).status_code == HTTPStatus.NO_CONTENT

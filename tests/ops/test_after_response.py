@@ -43,13 +43,17 @@ def served_move(game: Game, n: int):
     client = Client()
     client.force_login(user_to_move(game))
     body = {"move": json.dumps({"act": "add", "n": n}), "seq": str(game.last_seq)}
-    environ = RequestFactory().post(
-        reverse("games:move", kwargs={"game_id": game.pk}),
-        body,
-        HTTP_COOKIE=f"sessionid={client.cookies['sessionid'].value}; csrftoken={CSRF}",
-        HTTP_X_CSRFTOKEN=CSRF,
-        HTTP_HX_REQUEST="true",
-    ).environ
+    environ = (
+        RequestFactory()
+        .post(
+            reverse("games:move", kwargs={"game_id": game.pk}),
+            body,
+            HTTP_COOKIE=f"sessionid={client.cookies['sessionid'].value}; csrftoken={CSRF}",
+            HTTP_X_CSRFTOKEN=CSRF,
+            HTTP_HX_REQUEST="true",
+        )
+        .environ
+    )
     statuses: list[str] = []
     response = WSGIHandler()(environ, lambda status, headers, exc_info=None: statuses.append(status))
     return statuses[0], b"".join(response), response
@@ -75,8 +79,16 @@ def test_a_moves_your_move_email_is_queued_only_once_its_answer_has_been_sent(pl
 def test_a_bots_turn_is_queued_once_the_answer_to_the_move_before_it_has_been_sent(player, queued):
     from games import autoplay, services
 
-    game = services.game_create(creator=player, kind="counter", options={"target": 10}, players=2, rated=False,
-                                private=False, time_per_move=services.TIME_CONTROLS[0], bots=["first"])
+    game = services.game_create(
+        creator=player,
+        kind="counter",
+        options={"target": 10},
+        players=2,
+        rated=False,
+        private=False,
+        time_per_move=services.TIME_CONTROLS[0],
+        bots=["first"],
+    )
     game.refresh_from_db()
     if game.seats.get(position=game.to_act[0]).bot:
         # The seats are shuffled at the start: when the bot sits first, it moves first (its task is not run here).
@@ -172,9 +184,16 @@ def test_a_sweep_run_from_a_page_queues_no_second_bot_task_for_the_bot_moves_it_
 
     settings.HERALD_SWEEP_ON_REQUEST = True
     while True:  # the seats are shuffled: the person first, then the two bots back to back
-        game = services.game_create(creator=player, kind="counter", options={"target": 30}, players=3,
-                                    rated=False, private=False, time_per_move=services.TIME_CONTROLS[0],
-                                    bots=["first", "first"])
+        game = services.game_create(
+            creator=player,
+            kind="counter",
+            options={"target": 30},
+            players=3,
+            rated=False,
+            private=False,
+            time_per_move=services.TIME_CONTROLS[0],
+            bots=["first", "first"],
+        )
         if game.seats.get(position=0).user_id == player.pk:
             break
     services.game_submit_move(game_id=game.pk, user=player, move={"act": "add", "n": 1}, expected_seq=0)

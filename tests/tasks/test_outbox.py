@@ -43,8 +43,16 @@ def test_a_move_sends_exactly_one_email_to_the_next_player(users, commit):
 def test_a_game_against_bots_starts_without_telling_its_creator_by_email(users, commit):
     """Creating it started it, on the page the creator is looking at: a "has started" email is noise."""
     with commit():
-        services.game_create(creator=users[0], kind="counter", options={}, players=2, rated=False,
-                             private=False, time_per_move=timedelta(days=1), bots=["first"])
+        services.game_create(
+            creator=users[0],
+            kind="counter",
+            options={},
+            players=2,
+            rated=False,
+            private=False,
+            time_per_move=timedelta(days=1),
+            bots=["first"],
+        )
     assert not [m for m in mail.outbox if "has started" in m.subject]
 
 
@@ -314,8 +322,9 @@ def test_a_backlog_left_by_a_broker_outage_does_not_slow_the_next_move(users, co
 
 
 @pytest.mark.parametrize("page_open", [True, False])
-def test_no_your_move_email_for_a_move_the_player_watched_arrive(users, commit, monkeypatch, settings, client,
-                                                                 page_open):
+def test_no_your_move_email_for_a_move_the_player_watched_arrive(
+    users, commit, monkeypatch, settings, client, page_open
+):
     """The email waits half a minute; a game page left open polls in that time, which counts as seen."""
     settings.HERALD_YOUR_MOVE_EMAIL_DELAY = 30
     game = new_game(users[0], users[1])

@@ -79,8 +79,15 @@ def test_a_busy_game_refuses_resign_join_leave_and_cancel_without_a_500(monkeypa
     if make == "running":
         game, actor = make_game(creator, other), other
     else:
-        game = services.game_create(creator=creator, kind="counter", options={}, players=3, rated=False,
-                                    private=False, time_per_move=services.TIME_CONTROLS[3])
+        game = services.game_create(
+            creator=creator,
+            kind="counter",
+            options={},
+            players=3,
+            rated=False,
+            private=False,
+            time_per_move=services.TIME_CONTROLS[3],
+        )
         if name == "leave":
             services.game_join(game_id=game.pk, user=other)
         actor = creator if name == "cancel" else other
@@ -106,8 +113,9 @@ def test_a_move_in_a_busy_game_is_a_409_that_says_to_try_again(monkeypatch):
     lock's own text ('game 5 is busy')."""
     game, client = running_game_and_its_mover(monkeypatch)
     with game_busy(game.pk):
-        response = client.post(reverse("games:move", args=[game.pk]), {"move": '{"act": "add", "n": 1}', "seq": 0},
-                               HTTP_HX_REQUEST="true")
+        response = client.post(
+            reverse("games:move", args=[game.pk]), {"move": '{"act": "add", "n": 1}', "seq": 0}, HTTP_HX_REQUEST="true"
+        )
     assert response.status_code == HTTPStatus.CONFLICT
     body = response.content.decode()
     assert "Please try again." in body and "is busy" not in body

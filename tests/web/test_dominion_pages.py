@@ -80,8 +80,11 @@ def test_the_move_response_keeps_the_opponents_draws_hidden(client, dominion_gam
     mover = dominion_game.seats.get(position=seat).user
     other = opponent if mover == player else player
     client.force_login(mover)
-    response = client.post(reverse("games:move", args=[dominion_game.pk]),
-                           {"act": "end_turn", "seq": dominion_game.last_seq}, HTTP_HX_REQUEST="true")
+    response = client.post(
+        reverse("games:move", args=[dominion_game.pk]),
+        {"act": "end_turn", "seq": dominion_game.last_seq},
+        HTTP_HX_REQUEST="true",
+    )
     assert response.status_code == HTTPStatus.OK
     assert names_drawn(html(response), other.shown_name) == []
     assert names_drawn(html(response), mover.shown_name)
@@ -134,12 +137,10 @@ def test_a_militia_victim_answers_with_checkboxes(client, player, opponent):
     for _ in range(1500):
         game.refresh_from_db()
         state = services.state_at(game)
-        if (not state.open and state.phase == "action" and state.actions > 0
-                and "Militia" in state.hands[state.current]):
+        if not state.open and state.phase == "action" and state.actions > 0 and "Militia" in state.hands[state.current]:
             attacker, victim_seat = users[state.current], 1 - state.current
             client.force_login(attacker)
-            client.post(reverse("games:move", args=[game.pk]),
-                        {"act": "play", "card": "Militia", "seq": game.last_seq})
+            client.post(reverse("games:move", args=[game.pk]), {"act": "play", "card": "Militia", "seq": game.last_seq})
             game.refresh_from_db()
             if victim_seat in game.to_act:
                 break
@@ -157,8 +158,9 @@ def test_a_militia_victim_answers_with_checkboxes(client, player, opponent):
     page = html(client.get(reverse("games:detail", args=[game.pk])))
     assert "Militia: discard 2 cards" in page
     hand = services.state_at(game).hands[victim_seat]
-    response = client.post(reverse("games:move", args=[game.pk]),
-                           {"act": "choose", "cards": hand[:2], "seq": game.last_seq})
+    response = client.post(
+        reverse("games:move", args=[game.pk]), {"act": "choose", "cards": hand[:2], "seq": game.last_seq}
+    )
     assert response.status_code == HTTPStatus.FOUND
     assert len(services.state_at(Game.objects.get(pk=game.pk)).hands[victim_seat]) == 3
 
@@ -200,18 +202,31 @@ def test_buying_with_the_last_buy_ends_the_turn_at_once(client, player, opponent
     assert services.state_at(game).current == 1 - seat
 
 
-@pytest.mark.parametrize(("kingdom", "shown"), [
-    (["Cellar", "Market", "Militia", "Mine", "Moat", "Remodel", "Smithy", "Village", "Woodcutter", "Workshop"],
-     "Cellar, Market"),
-    ("First Game", "First Game"),
-    ("random", "chosen at random when the game starts"),
-])
-def test_an_open_game_says_its_kingdom_and_whom_it_invited_before_anyone_joins(client, player, opponent, kingdom,
-                                                                              shown):
+@pytest.mark.parametrize(
+    ("kingdom", "shown"),
+    [
+        (
+            ["Cellar", "Market", "Militia", "Mine", "Moat", "Remodel", "Smithy", "Village", "Woodcutter", "Workshop"],
+            "Cellar, Market",
+        ),
+        ("First Game", "First Game"),
+        ("random", "chosen at random when the game starts"),
+    ],
+)
+def test_an_open_game_says_its_kingdom_and_whom_it_invited_before_anyone_joins(
+    client, player, opponent, kingdom, shown
+):
     """Whoever considers joining sees what they would play, and an invite-only game names its invitees."""
-    game = services.game_create(creator=player, kind="dominion", options={"kingdom": kingdom}, players=2,
-                                rated=False, private=True, invited=[opponent],
-                                time_per_move=services.TIME_CONTROLS[3])
+    game = services.game_create(
+        creator=player,
+        kind="dominion",
+        options={"kingdom": kingdom},
+        players=2,
+        rated=False,
+        private=True,
+        invited=[opponent],
+        time_per_move=services.TIME_CONTROLS[3],
+    )
     client.force_login(opponent)
     page = html(client.get(reverse("games:detail", args=[game.pk])))
     assert f"Kingdom: {shown}" in page
@@ -255,8 +270,9 @@ def test_a_reused_log_line_never_shows_one_player_the_others_draws(client, playe
             assert names_drawn(page, user.shown_name), (step, user)
 
 
-def test_a_log_whose_kept_lines_are_older_than_the_events_in_hand_is_drawn_afresh(client, player, opponent,
-                                                                                  monkeypatch):
+def test_a_log_whose_kept_lines_are_older_than_the_events_in_hand_is_drawn_afresh(
+    client, player, opponent, monkeypatch
+):
     """A player away for many moves: the position keeps only its recent events, so the lines kept from
     their last visit cannot be extended without a gap; the log is drawn from the events in hand instead."""
     from django.core.cache import cache

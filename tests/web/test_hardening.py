@@ -21,15 +21,18 @@ def post_move(client, game, raw: str, htmx: bool = False):
     return client.post(reverse("games:move", args=[game.pk]), {"move": raw, "seq": game.last_seq}, **extra)
 
 
-@pytest.mark.parametrize("raw", [
-    '{"act":"add","n":NaN}',
-    '{"act":"add","n":Infinity}',
-    '{"act":"add","n":1e999}',
-    '{"act":"add","x":"\\u0000"}',
-    '{"act":"add","x":"\\ud800"}',
-    "[" * 1900,
-    '{"act":"add","x":' + "[" * 30 + "]" * 30 + "}",
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"act":"add","n":NaN}',
+        '{"act":"add","n":Infinity}',
+        '{"act":"add","n":1e999}',
+        '{"act":"add","x":"\\u0000"}',
+        '{"act":"add","x":"\\ud800"}',
+        "[" * 1900,
+        '{"act":"add","x":' + "[" * 30 + "]" * 30 + "}",
+    ],
+)
 @pytest.mark.parametrize("htmx", [False, True])
 def test_moves_postgres_or_utf8_cannot_hold_are_400_and_write_nothing(client, game, raw, htmx):
     client.force_login(user_to_move(game))

@@ -16,8 +16,12 @@ def test_head_answers_like_get_on_pages(client, player, opponent):
     """Monitors and link previews send HEAD; a page that answers GET must not refuse it with 405."""
     game = make_game(player, opponent)
     client.force_login(player)
-    for url in [reverse("games:lobby"), reverse("games:detail", args=[game.pk]),
-                reverse("accounts:profile", args=[player.username]), reverse("ratings:ladder", args=["dominion"])]:
+    for url in [
+        reverse("games:lobby"),
+        reverse("games:detail", args=[game.pk]),
+        reverse("accounts:profile", args=[player.username]),
+        reverse("ratings:ladder", args=["dominion"]),
+    ]:
         response = client.head(url)
         assert response.status_code == HTTPStatus.OK, url
         assert response.content == b"", url

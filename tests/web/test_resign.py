@@ -162,8 +162,7 @@ def test_an_open_page_learns_of_a_resignation_that_changes_no_move(client, playe
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE and game.last_seq == 0
     client.force_login(mover)
-    poll = client.get(reverse("games:poll", args=[game.pk]), {"seq": 0, "v": cursor, "chat": 0},
-                      HTTP_HX_REQUEST="true")
+    poll = client.get(reverse("games:poll", args=[game.pk]), {"seq": 0, "v": cursor, "chat": 0}, HTTP_HX_REQUEST="true")
     assert poll.status_code == HTTPStatus.OK
     assert "resigned at" in poll.content.decode()
 

@@ -349,8 +349,9 @@ def test_move_htmx_answer_is_drawn_from_the_move_without_reading_it_back(client,
     back, 16 before the lighter access check and the lazy chat).
     """
     for n in (1, 2):  # a warm cache, as for any game a player has open
-        services.game_submit_move(game_id=game.pk, user=user_to_move(game), move={"act": "add", "n": n},
-                                  expected_seq=game.last_seq)
+        services.game_submit_move(
+            game_id=game.pk, user=user_to_move(game), move={"act": "add", "n": n}, expected_seq=game.last_seq
+        )
         game.refresh_from_db()
     user = user_to_move(game)
     client.force_login(user)
@@ -547,7 +548,7 @@ def test_a_refused_chat_line_without_javascript_shows_its_reason_beside_the_chat
     response = client.post(url("chat", game), {"text": "   "})
     assert response.status_code == HTTPStatus.BAD_REQUEST
     page = response.content.decode()
-    chat = page[page.index('id="game-chat"'):]
+    chat = page[page.index('id="game-chat"') :]
     assert 'class="error" role="alert">Write something first.</p>' in chat  # not "This field is required."
     assert 'class="error" role="alert"' not in page[: page.index('id="game-chat"')]
     assert f'action="{url("chat", game)}#chat"' in page
@@ -608,11 +609,20 @@ def test_a_chat_only_poll_leaves_the_board_alone(client, game, player):
 def test_create_a_game_with_a_fischer_clock(client, player):
     """The form offers a Fischer clock: the time per move becomes the bank, plus an increment."""
     client.force_login(player)
-    response = client.post(url("new"), {
-        "players": 2, "kingdom": "recommended", "recommended_set": "First Game",
-        "time_per_move": 7 * 86400, "clock": "fischer", "increment": 86400,
-        "rated": "casual", "visibility": "open", "invited": "",
-    })
+    response = client.post(
+        url("new"),
+        {
+            "players": 2,
+            "kingdom": "recommended",
+            "recommended_set": "First Game",
+            "time_per_move": 7 * 86400,
+            "clock": "fischer",
+            "increment": 86400,
+            "rated": "casual",
+            "visibility": "open",
+            "invited": "",
+        },
+    )
     assert response.status_code == HTTPStatus.FOUND
     game = Game.objects.latest("pk")
     assert game.clock == Game.Clock.FISCHER
@@ -634,7 +644,7 @@ def test_the_log_lists_the_newest_entry_first(client, game):
     services.game_submit_move(game_id=game.pk, user=user_to_move(game), move={"act": "add", "n": 2}, expected_seq=1)
     client.force_login(mover)
     html = client.get(url("detail", game)).content.decode()
-    log = html[html.index('id="game-log"'):]
+    log = html[html.index('id="game-log"') :]
     assert log.index("n=2") < log.index("n=1")
 
 
@@ -649,8 +659,16 @@ def test_an_unknown_page_is_a_404_in_the_site_layout(client, settings):
 def test_with_tasks_inline_the_answer_to_a_move_shows_the_bots_reply(client, player, settings):
     """Without a broker the bot answers inside the request: the answer must show that, not the position before."""
     settings.CELERY_TASK_ALWAYS_EAGER = True
-    game = services.game_create(creator=player, kind="counter", options={"target": 10}, players=2, rated=False,
-                                private=False, time_per_move=timedelta(days=1), bots=["first"])
+    game = services.game_create(
+        creator=player,
+        kind="counter",
+        options={"target": 10},
+        players=2,
+        rated=False,
+        private=False,
+        time_per_move=timedelta(days=1),
+        bots=["first"],
+    )
     game.refresh_from_db()
     client.force_login(player)
     response = client.post(url("move", game), move_post(game, {"act": "add", "n": 1}), **HX)
@@ -661,8 +679,16 @@ def test_with_tasks_inline_the_answer_to_a_move_shows_the_bots_reply(client, pla
 
 
 def test_an_invitation_is_listed_as_such_until_the_invited_player_joins(client, player, opponent, outsider):
-    game = services.game_create(creator=player, kind="counter", options={}, players=3, rated=False, private=True,
-                                invited=[opponent], time_per_move=services.TIME_CONTROLS[3])
+    game = services.game_create(
+        creator=player,
+        kind="counter",
+        options={},
+        players=3,
+        rated=False,
+        private=True,
+        invited=[opponent],
+        time_per_move=services.TIME_CONTROLS[3],
+    )
     client.force_login(opponent)
     response = client.get(url("lobby"))
     assert [g.pk for g in response.context["invitations"]] == [game.pk]
@@ -695,8 +721,9 @@ def test_the_form_token_of_a_cached_board_is_accepted(game):
     csrf_client.get(url("detail", game))
     page = csrf_client.get(url("detail", game)).content.decode()  # drawn from the cache
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
-    response = csrf_client.post(url("move", game), {**move_post(game, {"act": "add", "n": 1}),
-                                                    "csrfmiddlewaretoken": token})
+    response = csrf_client.post(
+        url("move", game), {**move_post(game, {"act": "add", "n": 1}), "csrfmiddlewaretoken": token}
+    )
     assert response.status_code == HTTPStatus.FOUND
     game.refresh_from_db()
     assert game.last_seq == 1
@@ -740,7 +767,7 @@ def test_a_deleted_players_name_leaves_the_cached_board_and_log_at_once(client, 
 def test_a_page_waiting_on_others_tells_a_reader_without_javascript_to_reload_it(client, game):
     client.force_login(user_waiting(game))
     page = client.get(url("detail", game)).content.decode()
-    hint = page[page.index("<noscript>"):page.index("</noscript>")]
+    hint = page[page.index("<noscript>") : page.index("</noscript>")]
     assert f'<a href="{url("detail", game)}">Reload the page</a>' in hint
     client.force_login(user_to_move(game))
     assert "Reload the page" not in client.get(url("detail", game)).content.decode()

@@ -105,15 +105,51 @@ def _gain_value(view: PlayerView, card: str) -> float:
 
 # How much the smart bot wants one copy of a kingdom card (relative to Silver = 10).
 _KINGDOM_VALUE = {
-    "Witch": 45, "Laboratory": 30, "Market": 26, "Festival": 18, "Council Room": 24, "Smithy": 22,
-    "Library": 21, "Militia": 20, "Moneylender": 14, "Mine": 12, "Bureaucrat": 12, "Spy": 8,
-    "Village": 9, "Woodcutter": 9, "Cellar": 6, "Moat": 11, "Throne Room": 8, "Workshop": 7,
-    "Feast": 9, "Remodel": 8, "Chapel": 5, "Chancellor": 9, "Adventurer": 11, "Thief": 4,
+    "Witch": 45,
+    "Laboratory": 30,
+    "Market": 26,
+    "Festival": 18,
+    "Council Room": 24,
+    "Smithy": 22,
+    "Library": 21,
+    "Militia": 20,
+    "Moneylender": 14,
+    "Mine": 12,
+    "Bureaucrat": 12,
+    "Spy": 8,
+    "Village": 9,
+    "Woodcutter": 9,
+    "Cellar": 6,
+    "Moat": 11,
+    "Throne Room": 8,
+    "Workshop": 7,
+    "Feast": 9,
+    "Remodel": 8,
+    "Chapel": 5,
+    "Chancellor": 9,
+    "Adventurer": 11,
+    "Thief": 4,
 }
 # Terminal Actions (they use up the Action): the bot keeps few of them.
-_TERMINAL = {"Witch", "Council Room", "Smithy", "Library", "Militia", "Moneylender", "Mine",
-             "Bureaucrat", "Woodcutter", "Moat", "Workshop", "Feast", "Remodel", "Chapel",
-             "Chancellor", "Adventurer", "Thief"}
+_TERMINAL = {
+    "Witch",
+    "Council Room",
+    "Smithy",
+    "Library",
+    "Militia",
+    "Moneylender",
+    "Mine",
+    "Bureaucrat",
+    "Woodcutter",
+    "Moat",
+    "Workshop",
+    "Feast",
+    "Remodel",
+    "Chapel",
+    "Chancellor",
+    "Adventurer",
+    "Thief",
+}
 _DRAWERS = ("Witch", "Council Room", "Smithy", "Library", "Moat")
 
 

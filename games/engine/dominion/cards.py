@@ -71,46 +71,99 @@ _ALL = [
     _c("Curse", 0, [CURSE], "-1 VP", "詛咒", "诅咒", vp=-1),
     _c("Cellar", 2, [ACTION], "+1 Action. Discard any number of cards. +1 Card per card discarded.", "地窖", "地窖"),
     _c("Chapel", 2, [ACTION], "Trash up to 4 cards from your hand.", "禮拜堂", "礼拜堂"),
-    _c("Moat", 2, [ACTION, REACTION],
-       "+2 Cards. When another player plays an Attack card, you may reveal this from your hand. "
-       "If you do, you are unaffected by that Attack.", "護城河", "护城河"),
+    _c(
+        "Moat",
+        2,
+        [ACTION, REACTION],
+        "+2 Cards. When another player plays an Attack card, you may reveal this from your hand. "
+        "If you do, you are unaffected by that Attack.",
+        "護城河",
+        "护城河",
+    ),
     _c("Chancellor", 3, [ACTION], "+$2. You may immediately put your deck into your discard pile.", "大臣", "大臣"),
     _c("Village", 3, [ACTION], "+1 Card, +2 Actions.", "村莊", "村庄"),
     _c("Woodcutter", 3, [ACTION], "+1 Buy, +$2.", "伐木工", "伐木工"),
     _c("Workshop", 3, [ACTION], "Gain a card costing up to $4.", "工作室", "工作室"),
-    _c("Bureaucrat", 4, [ACTION, ATTACK],
-       "Gain a Silver card; put it on top of your deck. Each other player reveals a Victory card from "
-       "his hand and puts it on his deck (or reveals a hand with no Victory cards).", "官員", "官员"),
+    _c(
+        "Bureaucrat",
+        4,
+        [ACTION, ATTACK],
+        "Gain a Silver card; put it on top of your deck. Each other player reveals a Victory card from "
+        "his hand and puts it on his deck (or reveals a hand with no Victory cards).",
+        "官員",
+        "官员",
+    ),
     _c("Feast", 4, [ACTION], "Trash this card. Gain a card costing up to $5.", "宴會", "宴会"),
     _c("Gardens", 4, [VICTORY], "Worth 1 VP for every 10 cards in your deck (rounded down).", "花園", "花园"),
-    _c("Militia", 4, [ACTION, ATTACK], "+$2. Each other player discards down to 3 cards in his hand.",
-       "義勇軍", "义勇军"),
+    _c(
+        "Militia",
+        4,
+        [ACTION, ATTACK],
+        "+$2. Each other player discards down to 3 cards in his hand.",
+        "義勇軍",
+        "义勇军",
+    ),
     _c("Moneylender", 4, [ACTION], "Trash a Copper from your hand. If you do, +$3.", "錢莊", "钱庄"),
-    _c("Remodel", 4, [ACTION],
-       "Trash a card from your hand. Gain a card costing up to $2 more than the trashed card.", "重建", "重建"),
+    _c(
+        "Remodel",
+        4,
+        [ACTION],
+        "Trash a card from your hand. Gain a card costing up to $2 more than the trashed card.",
+        "重建",
+        "重建",
+    ),
     _c("Smithy", 4, [ACTION], "+3 Cards.", "鐵匠", "铁匠"),
-    _c("Spy", 4, [ACTION, ATTACK],
-       "+1 Card, +1 Action. Each player (including you) reveals the top card of his deck and either "
-       "discards it or puts it back, your choice.", "間諜", "间谍"),
-    _c("Thief", 4, [ACTION, ATTACK],
-       "Each other player reveals the top 2 cards of his deck. If they revealed any Treasure cards, they "
-       "trash one of them that you choose. You may gain any or all of these trashed cards. They discard "
-       "the other revealed cards.", "小偷", "小偷"),
+    _c(
+        "Spy",
+        4,
+        [ACTION, ATTACK],
+        "+1 Card, +1 Action. Each player (including you) reveals the top card of his deck and either "
+        "discards it or puts it back, your choice.",
+        "間諜",
+        "间谍",
+    ),
+    _c(
+        "Thief",
+        4,
+        [ACTION, ATTACK],
+        "Each other player reveals the top 2 cards of his deck. If they revealed any Treasure cards, they "
+        "trash one of them that you choose. You may gain any or all of these trashed cards. They discard "
+        "the other revealed cards.",
+        "小偷",
+        "小偷",
+    ),
     _c("Throne Room", 4, [ACTION], "Choose an Action card in your hand. Play it twice.", "王座", "王座"),
     _c("Council Room", 5, [ACTION], "+4 Cards, +1 Buy. Each other player draws a card.", "議事廳", "议事厅"),
     _c("Festival", 5, [ACTION], "+2 Actions, +1 Buy, +$2.", "慶典", "庆典"),
     _c("Laboratory", 5, [ACTION], "+2 Cards, +1 Action.", "研究室", "研究室"),
-    _c("Library", 5, [ACTION],
-       "Draw until you have 7 cards in hand. You may set aside any Action cards drawn this way, as you "
-       "draw them; discard the set aside cards after you finish drawing.", "圖書館", "图书馆"),
+    _c(
+        "Library",
+        5,
+        [ACTION],
+        "Draw until you have 7 cards in hand. You may set aside any Action cards drawn this way, as you "
+        "draw them; discard the set aside cards after you finish drawing.",
+        "圖書館",
+        "图书馆",
+    ),
     _c("Market", 5, [ACTION], "+1 Card, +1 Action, +1 Buy, +$1.", "市集", "市集"),
-    _c("Mine", 5, [ACTION],
-       "Trash a Treasure card from your hand. Gain a Treasure card costing up to $3 more; put it into "
-       "your hand.", "礦坑", "矿坑"),
+    _c(
+        "Mine",
+        5,
+        [ACTION],
+        "Trash a Treasure card from your hand. Gain a Treasure card costing up to $3 more; put it into your hand.",
+        "礦坑",
+        "矿坑",
+    ),
     _c("Witch", 5, [ACTION, ATTACK], "+2 Cards. Each other player gains a Curse card.", "女巫", "女巫"),
-    _c("Adventurer", 6, [ACTION],
-       "Reveal cards from your deck until you reveal 2 Treasure cards. Put those Treasure cards in your "
-       "hand and discard the other revealed cards.", "冒險者", "冒险者"),
+    _c(
+        "Adventurer",
+        6,
+        [ACTION],
+        "Reveal cards from your deck until you reveal 2 Treasure cards. Put those Treasure cards in your "
+        "hand and discard the other revealed cards.",
+        "冒險者",
+        "冒险者",
+    ),
 ]
 
 #: name -> Card, for every card of the set.
@@ -120,22 +173,70 @@ CARDS: dict[str, Card] = {c.name: c for c in _ALL}
 BASIC_CARDS: list[str] = ["Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse"]
 
 #: The 25 kingdom cards, by cost then name.
-KINGDOM_CARDS: list[str] = sorted(
-    (c.name for c in _ALL if c.name not in BASIC_CARDS), key=lambda n: (CARDS[n].cost, n)
-)
+KINGDOM_CARDS: list[str] = sorted((c.name for c in _ALL if c.name not in BASIC_CARDS), key=lambda n: (CARDS[n].cost, n))
 
 #: The recommended kingdoms of the first-edition rulebook (rules section 11).
 RECOMMENDED_SETS: dict[str, list[str]] = {
-    "First Game": ["Cellar", "Market", "Militia", "Mine", "Moat", "Remodel", "Smithy", "Village",
-                   "Woodcutter", "Workshop"],
-    "Big Money": ["Adventurer", "Bureaucrat", "Chancellor", "Chapel", "Feast", "Laboratory", "Market",
-                  "Mine", "Moneylender", "Throne Room"],
-    "Interaction": ["Bureaucrat", "Chancellor", "Council Room", "Festival", "Library", "Militia", "Moat",
-                    "Spy", "Thief", "Village"],
-    "Size Distortion": ["Cellar", "Chapel", "Feast", "Gardens", "Laboratory", "Thief", "Village", "Witch",
-                        "Woodcutter", "Workshop"],
-    "Village Square": ["Bureaucrat", "Cellar", "Festival", "Library", "Market", "Remodel", "Smithy",
-                       "Throne Room", "Village", "Woodcutter"],
+    "First Game": [
+        "Cellar",
+        "Market",
+        "Militia",
+        "Mine",
+        "Moat",
+        "Remodel",
+        "Smithy",
+        "Village",
+        "Woodcutter",
+        "Workshop",
+    ],
+    "Big Money": [
+        "Adventurer",
+        "Bureaucrat",
+        "Chancellor",
+        "Chapel",
+        "Feast",
+        "Laboratory",
+        "Market",
+        "Mine",
+        "Moneylender",
+        "Throne Room",
+    ],
+    "Interaction": [
+        "Bureaucrat",
+        "Chancellor",
+        "Council Room",
+        "Festival",
+        "Library",
+        "Militia",
+        "Moat",
+        "Spy",
+        "Thief",
+        "Village",
+    ],
+    "Size Distortion": [
+        "Cellar",
+        "Chapel",
+        "Feast",
+        "Gardens",
+        "Laboratory",
+        "Thief",
+        "Village",
+        "Witch",
+        "Woodcutter",
+        "Workshop",
+    ],
+    "Village Square": [
+        "Bureaucrat",
+        "Cellar",
+        "Festival",
+        "Library",
+        "Market",
+        "Remodel",
+        "Smithy",
+        "Throne Room",
+        "Village",
+        "Woodcutter",
+    ],
 }
 
 # Fast lookups for the hot path (a set membership beats a property call).

@@ -36,8 +36,14 @@ YES_NO = ["yes", "no"]
 # Primitive operations (§6, §7)
 
 
-def _ev(st: DominionState, kind: str, player: int | None, data: dict[str, Any],
-        private_to: int | None = None, redacted: dict[str, Any] | None = None) -> None:
+def _ev(
+    st: DominionState,
+    kind: str,
+    player: int | None,
+    data: dict[str, Any],
+    private_to: int | None = None,
+    redacted: dict[str, Any] | None = None,
+) -> None:
     st.events.append(Event(kind, player, data, private_to, redacted))
 
 
@@ -123,8 +129,7 @@ def _others(st: DominionState, p: int) -> list[int]:
 
 def _gainable(st: DominionState, limit: int, treasure_only: bool = False) -> list[str]:
     """Supply piles, non-empty, costing at most ``limit``."""
-    return [c for c, k in st.supply.items()
-            if k > 0 and COST[c] <= limit and (not treasure_only or c in TREASURES)]
+    return [c for c, k in st.supply.items() if k > 0 and COST[c] <= limit and (not treasure_only or c in TREASURES)]
 
 
 # ---------------------------------------------------------------------------
@@ -151,8 +156,9 @@ def _single_answer(options: list[str], lo: int, hi: int) -> list[str] | None:
     return None
 
 
-def _ask(st: DominionState, decisions: list[Decision], resume: tuple[Any, ...],
-         preset: dict[int, Any] | None = None) -> None:
+def _ask(
+    st: DominionState, decisions: list[Decision], resume: tuple[Any, ...], preset: dict[int, Any] | None = None
+) -> None:
     """Open ``decisions`` as one group; run ``resume`` once all are answered.
 
     Decisions whose single legal answer is known are answered at once and
@@ -178,30 +184,41 @@ def _ask(st: DominionState, decisions: list[Decision], resume: tuple[Any, ...],
         _OPS[resume[0]](st, answers, *resume[1:])
 
 
-def _choose(player: int, kind: str, prompt: str, options: list[str], lo: int, hi: int,
-            source: str, out_of_turn: bool = False, **params: Any) -> Decision:
-    return Decision(player, kind, prompt, options, lo, min(hi, len(options)), source, params,
-                    out_of_turn, "choose")
+def _choose(
+    player: int,
+    kind: str,
+    prompt: str,
+    options: list[str],
+    lo: int,
+    hi: int,
+    source: str,
+    out_of_turn: bool = False,
+    **params: Any,
+) -> Decision:
+    return Decision(player, kind, prompt, options, lo, min(hi, len(options)), source, params, out_of_turn, "choose")
 
 
 def _gain_decision(player: int, prompt: str, options: list[str], source: str, **params: Any) -> Decision:
     return Decision(player, "gain", prompt, options, 1, 1, source, params, False, "gain")
 
 
-def _yes_no(player: int, kind: str, prompt: str, source: str, out_of_turn: bool = False,
-            **params: Any) -> Decision:
+def _yes_no(player: int, kind: str, prompt: str, source: str, out_of_turn: bool = False, **params: Any) -> Decision:
     return Decision(player, kind, prompt, YES_NO, 1, 1, source, params, out_of_turn, "yes_no")
 
 
-def _ask_gain(st: DominionState, p: int, limit: int, source: str, to: str = "discard",
-              treasure_only: bool = False) -> None:
+def _ask_gain(
+    st: DominionState, p: int, limit: int, source: str, to: str = "discard", treasure_only: bool = False
+) -> None:
     """Gain a card costing up to ``limit``: compulsory if any pile qualifies (§8.7)."""
     options = _gainable(st, limit, treasure_only)
     if not options:
         return
     what = "a Treasure" if treasure_only else "a card"
-    _ask(st, [_gain_decision(p, f"Gain {what} costing up to ${limit}.", options, source, limit=limit)],
-         ("gain_chosen", p, to))
+    _ask(
+        st,
+        [_gain_decision(p, f"Gain {what} costing up to ${limit}.", options, source, limit=limit)],
+        ("gain_chosen", p, to),
+    )
 
 
 def _op_gain_chosen(st: DominionState, answers: dict[int, Any], p: int, to: str) -> None:
@@ -236,8 +253,11 @@ def _op_play(st: DominionState, answers: dict[int, Any], p: int, card: str, pid:
 def _cellar(st: DominionState, p: int, pid: int) -> None:
     st.actions += 1
     hand = st.hands[p]
-    _ask(st, [_choose(p, "discard", "Discard any number of cards, then draw as many.",
-                      list(hand), 0, len(hand), "Cellar")], ("cellar", p))
+    _ask(
+        st,
+        [_choose(p, "discard", "Discard any number of cards, then draw as many.", list(hand), 0, len(hand), "Cellar")],
+        ("cellar", p),
+    )
 
 
 def _op_cellar(st: DominionState, answers: dict[int, Any], p: int) -> None:
@@ -248,8 +268,11 @@ def _op_cellar(st: DominionState, answers: dict[int, Any], p: int) -> None:
 
 def _chapel(st: DominionState, p: int, pid: int) -> None:
     hand = st.hands[p]
-    _ask(st, [_choose(p, "trash", "Trash up to 4 cards from your hand.", list(hand), 0, 4, "Chapel")],
-         ("trash_chosen", p))
+    _ask(
+        st,
+        [_choose(p, "trash", "Trash up to 4 cards from your hand.", list(hand), 0, 4, "Chapel")],
+        ("trash_chosen", p),
+    )
 
 
 def _op_trash_chosen(st: DominionState, answers: dict[int, Any], p: int) -> None:
@@ -263,8 +286,7 @@ def _moat(st: DominionState, p: int, pid: int) -> None:
 def _chancellor(st: DominionState, p: int, pid: int) -> None:
     st.coins += 2
     if st.decks[p]:  # with an empty deck the choice has no effect: skip it (§8.4)
-        _ask(st, [_yes_no(p, "chancellor", "Put your deck into your discard pile?", "Chancellor")],
-             ("chancellor", p))
+        _ask(st, [_yes_no(p, "chancellor", "Put your deck into your discard pile?", "Chancellor")], ("chancellor", p))
 
 
 def _op_chancellor(st: DominionState, answers: dict[int, Any], p: int) -> None:
@@ -309,8 +331,11 @@ def _moneylender(st: DominionState, p: int, pid: int) -> None:
         _op_moneylender(st, {p: ["Copper"]}, p)
         return
     # Second-edition variant (§12): "you may trash a Copper".
-    _ask(st, [_choose(p, "trash", "You may trash a Copper for +$3.", coppers[:1], 0, 1, "Moneylender")],
-         ("moneylender", p))
+    _ask(
+        st,
+        [_choose(p, "trash", "You may trash a Copper for +$3.", coppers[:1], 0, 1, "Moneylender")],
+        ("moneylender", p),
+    )
 
 
 def _op_moneylender(st: DominionState, answers: dict[int, Any], p: int) -> None:
@@ -323,8 +348,15 @@ def _remodel(st: DominionState, p: int, pid: int) -> None:
     hand = st.hands[p]
     if not hand:
         return
-    _ask(st, [_choose(p, "trash", "Trash a card from your hand; gain one costing up to $2 more.",
-                      list(hand), 1, 1, "Remodel")], ("remodel", p))
+    _ask(
+        st,
+        [
+            _choose(
+                p, "trash", "Trash a card from your hand; gain one costing up to $2 more.", list(hand), 1, 1, "Remodel"
+            )
+        ],
+        ("remodel", p),
+    )
 
 
 def _op_remodel(st: DominionState, answers: dict[int, Any], p: int) -> None:
@@ -342,8 +374,9 @@ def _throne_room(st: DominionState, p: int, pid: int) -> None:
     if not options:
         return  # legal, and does nothing (§8.17)
     lo = 1 if COMPULSORY["Throne Room"] else 0
-    _ask(st, [_choose(p, "throne", "Choose an Action card to play twice.", options, lo, 1,
-                      "Throne Room")], ("throne", p))
+    _ask(
+        st, [_choose(p, "throne", "Choose an Action card to play twice.", options, lo, 1, "Throne Room")], ("throne", p)
+    )
 
 
 def _op_throne(st: DominionState, answers: dict[int, Any], p: int) -> None:
@@ -416,8 +449,11 @@ def _mine(st: DominionState, p: int, pid: int) -> None:
     if not options:
         return
     lo = 1 if COMPULSORY["Mine"] else 0
-    _ask(st, [_choose(p, "trash", "Trash a Treasure; gain one costing up to $3 more to your hand.",
-                      options, lo, 1, "Mine")], ("mine", p))
+    _ask(
+        st,
+        [_choose(p, "trash", "Trash a Treasure; gain one costing up to $3 more to your hand.", options, lo, 1, "Mine")],
+        ("mine", p),
+    )
 
 
 def _op_mine(st: DominionState, answers: dict[int, Any], p: int) -> None:
@@ -458,8 +494,10 @@ def _attack(st: DominionState, p: int, card: str) -> None:
     if not holders:
         _ATTACK[card](st, p, others)
         return
-    decisions = [_yes_no(o, "reveal_moat", f"Reveal Moat to be unaffected by {card}?", "Moat",
-                         out_of_turn=True, attack=card) for o in holders]
+    decisions = [
+        _yes_no(o, "reveal_moat", f"Reveal Moat to be unaffected by {card}?", "Moat", out_of_turn=True, attack=card)
+        for o in holders
+    ]
     _ask(st, decisions, ("window", p, card))
 
 
@@ -480,8 +518,18 @@ def _bureaucrat(st: DominionState, p: int, victims: list[int]) -> None:
     for v in victims:
         vic = [c for c in st.hands[v] if c in VICTORIES]  # Curse is not a Victory card
         if vic:
-            decisions.append(_choose(v, "topdeck", "Put a Victory card from your hand onto your deck.",
-                                     vic, 1, 1, "Bureaucrat", out_of_turn=True))
+            decisions.append(
+                _choose(
+                    v,
+                    "topdeck",
+                    "Put a Victory card from your hand onto your deck.",
+                    vic,
+                    1,
+                    1,
+                    "Bureaucrat",
+                    out_of_turn=True,
+                )
+            )
         elif st.record:
             _ev(st, "reveal", v, {"cards": list(st.hands[v])})
     _ask(st, decisions, ("bureaucrat", p, victims))
@@ -504,8 +552,9 @@ def _militia(st: DominionState, p: int, victims: list[int]) -> None:
         hand = st.hands[v]
         if len(hand) > 3:
             k = len(hand) - 3
-            decisions.append(_choose(v, "discard", f"Discard {k} cards (down to 3).", list(hand), k, k,
-                                     "Militia", out_of_turn=True))
+            decisions.append(
+                _choose(v, "discard", f"Discard {k} cards (down to 3).", list(hand), k, k, "Militia", out_of_turn=True)
+            )
     _ask(st, decisions, ("militia", victims))
 
 
@@ -530,8 +579,20 @@ def _op_spy_reveal(st: DominionState, answers: dict[int, Any], p: int, who: int)
     if st.record:
         _ev(st, "reveal", who, {"cards": [card]})
     whose = "your" if who == p else "their"
-    _ask(st, [_yes_no(p, "spy", f"Discard {card} from the top of {whose} deck? (no = put it back)",
-                      "Spy", card=card, target=who)], ("spy_answer", p, who))
+    _ask(
+        st,
+        [
+            _yes_no(
+                p,
+                "spy",
+                f"Discard {card} from the top of {whose} deck? (no = put it back)",
+                "Spy",
+                card=card,
+                target=who,
+            )
+        ],
+        ("spy_answer", p, who),
+    )
 
 
 def _op_spy_answer(st: DominionState, answers: dict[int, Any], p: int, who: int) -> None:
@@ -561,8 +622,13 @@ def _op_thief_victim(st: DominionState, answers: dict[int, Any], p: int, v: int,
     if st.record and aside:
         _ev(st, "reveal", v, {"cards": list(aside)})
     treasures = [c for c in aside if c in TREASURES]
-    _ask(st, [_choose(p, "thief_trash", "Choose which revealed Treasure is trashed.", treasures, 1, 1,
-                      "Thief", victim=v)] if treasures else [], ("thief_trash", p, v, token))
+    _ask(
+        st,
+        [_choose(p, "thief_trash", "Choose which revealed Treasure is trashed.", treasures, 1, 1, "Thief", victim=v)]
+        if treasures
+        else [],
+        ("thief_trash", p, v, token),
+    )
 
 
 def _op_thief_trash(st: DominionState, answers: dict[int, Any], p: int, v: int, token: int) -> None:
@@ -586,8 +652,11 @@ def _op_thief_gain(st: DominionState, answers: dict[int, Any], p: int, token: in
     if not trashed:
         del st.scratch[token]
         return
-    _ask(st, [_choose(p, "thief_gain", "Gain any of the trashed Treasures.", list(trashed), 0,
-                      len(trashed), "Thief")], ("thief_take", p, token))
+    _ask(
+        st,
+        [_choose(p, "thief_gain", "Gain any of the trashed Treasures.", list(trashed), 0, len(trashed), "Thief")],
+        ("thief_take", p, token),
+    )
 
 
 def _op_thief_take(st: DominionState, answers: dict[int, Any], p: int, token: int) -> None:

@@ -24,8 +24,9 @@ from games.engine.dominion.state import DominionState
 MAX_TURNS = 400
 
 
-def play_out(st: DominionState, bots: list[Any], rng: Any, max_turns: int = MAX_TURNS,
-             on_move: Any = None) -> DominionState:
+def play_out(
+    st: DominionState, bots: list[Any], rng: Any, max_turns: int = MAX_TURNS, on_move: Any = None
+) -> DominionState:
     """Let ``bots[seat]`` play ``st`` until the game ends or ``max_turns`` pass.
 
     ``on_move(state, player, move)`` is called after each applied move (for
@@ -41,8 +42,9 @@ def play_out(st: DominionState, bots: list[Any], rng: Any, max_turns: int = MAX_
     return st
 
 
-def play_game(bot_names: list[str], seed: int, kingdom: Any = "random", record: bool = False,
-              max_turns: int = MAX_TURNS) -> DominionState:
+def play_game(
+    bot_names: list[str], seed: int, kingdom: Any = "random", record: bool = False, max_turns: int = MAX_TURNS
+) -> DominionState:
     """Play one game between named bots and return its final state."""
     st = new_state(len(bot_names), resolve_kingdom(kingdom, seed), seed)
     st.record = record
@@ -56,8 +58,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--bots", default="big_money,big_money")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--kingdom", default="random",
-                    help="10 comma-separated card names, a recommended set's name, or random")
+    ap.add_argument(
+        "--kingdom", default="random", help="10 comma-separated card names, a recommended set's name, or random"
+    )
     args = ap.parse_args(argv)
     names = [b.strip() for b in args.bots.split(",")]
     if len(names) != args.players:

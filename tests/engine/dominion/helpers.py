@@ -9,8 +9,18 @@ from games.engine.dominion.engine import ENGINE, open_decision
 from games.engine.dominion.scenario import build, report
 from games.engine.dominion.state import DominionState
 
-KINGDOM = ["Adventurer", "Bureaucrat", "Cellar", "Chapel", "Feast", "Library", "Militia", "Moat",
-           "Throne Room", "Witch"]
+KINGDOM = [
+    "Adventurer",
+    "Bureaucrat",
+    "Cellar",
+    "Chapel",
+    "Feast",
+    "Library",
+    "Militia",
+    "Moat",
+    "Throne Room",
+    "Witch",
+]
 
 
 def position(*seats: dict[str, list[str]], kingdom: list[str] | None = None, **turn: Any) -> DominionState:

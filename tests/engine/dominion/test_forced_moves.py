@@ -24,9 +24,21 @@ def test_a_second_buy_leaves_the_choice_to_the_player():
 
 def test_nothing_is_forced_in_the_action_phase_or_on_a_question():
     assert ENGINE.forced_move(position(HAND, OTHER)) is None
-    militia = position({"hand": ["Militia", "Copper", "Copper", "Estate", "Estate"], "deck": ["Copper"] * 5},
-                       {"hand": ["Copper", "Copper", "Silver", "Estate", "Estate"], "deck": ["Copper"] * 5},
-                       kingdom=["Cellar", "Chapel", "Festival", "Market", "Militia", "Moat", "Smithy",
-                                "Throne Room", "Village", "Witch"])
+    militia = position(
+        {"hand": ["Militia", "Copper", "Copper", "Estate", "Estate"], "deck": ["Copper"] * 5},
+        {"hand": ["Copper", "Copper", "Silver", "Estate", "Estate"], "deck": ["Copper"] * 5},
+        kingdom=[
+            "Cellar",
+            "Chapel",
+            "Festival",
+            "Market",
+            "Militia",
+            "Moat",
+            "Smithy",
+            "Throne Room",
+            "Village",
+            "Witch",
+        ],
+    )
     play(militia, 0, act="play", card="Militia")
     assert ENGINE.forced_move(militia) is None  # the victim chooses which two to discard

@@ -64,8 +64,17 @@ def test_same_seed_and_moves_give_the_same_game_in_another_interpreter():
         "st=play_game(['smart','random','big_money'],424242,'random');"
         "print(json.dumps(report(st),sort_keys=True))"
     )
-    outs = [subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True,
-                           env={"PYTHONHASHSEED": str(h), "PATH": "/usr/bin:/bin"}).stdout for h in (1, 2)]
+    outs = [
+        subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+            env={"PYTHONHASHSEED": str(h), "PATH": "/usr/bin:/bin"},
+        ).stdout
+        for h in (1, 2)
+    ]
     assert outs[0] == outs[1] and json.loads(outs[0])["game_over"]
 
 
@@ -105,10 +114,13 @@ def test_no_view_or_log_entry_shows_another_players_hand_or_any_deck_order(playe
     assert all(s["hand"] is not None and "deck" in s for s in final["seats"])
 
 
-@pytest.mark.parametrize("kingdom", [
-    ["Witch", "Cellar", "Chapel", "Moat", "Village", "Workshop", "Bureaucrat", "Feast", "Gardens", "Spy"],
-    ["Smithy", "Cellar", "Chapel", "Moat", "Village", "Workshop", "Bureaucrat", "Feast", "Gardens", "Spy"],
-])
+@pytest.mark.parametrize(
+    "kingdom",
+    [
+        ["Witch", "Cellar", "Chapel", "Moat", "Village", "Workshop", "Bureaucrat", "Feast", "Gardens", "Spy"],
+        ["Smithy", "Cellar", "Chapel", "Moat", "Village", "Workshop", "Bureaucrat", "Feast", "Gardens", "Spy"],
+    ],
+)
 def test_smart_beats_big_money_on_witch_and_smithy_kingdoms(kingdom):
     from games.engine.dominion.simulate import play_game
 

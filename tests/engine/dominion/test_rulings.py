@@ -37,8 +37,16 @@ def test_player_counts_outside_two_to_four_are_refused(players):
         ENGINE.new_game({"kingdom": "First Game"}, players, seed=1)
 
 
-@pytest.mark.parametrize("kingdom", [["Smithy"] * 10, ["Smithy", "Village"], ["Smithy", "Nobles", "Village", "Cellar",
-                                      "Chapel", "Moat", "Market", "Mine", "Witch", "Spy"], "Prosperity", 7])
+@pytest.mark.parametrize(
+    "kingdom",
+    [
+        ["Smithy"] * 10,
+        ["Smithy", "Village"],
+        ["Smithy", "Nobles", "Village", "Cellar", "Chapel", "Moat", "Market", "Mine", "Witch", "Spy"],
+        "Prosperity",
+        7,
+    ],
+)
 def test_kingdoms_outside_the_rules_are_refused_with_a_reason(kingdom):
     with pytest.raises(InvalidOptions):
         ENGINE.new_game({"kingdom": kingdom}, 2, seed=1)
@@ -53,8 +61,18 @@ def test_a_random_kingdom_is_ten_distinct_cards_fixed_by_the_seed():
 
 def test_recommended_set_first_game_is_used_as_printed():
     st = ENGINE.new_game({"kingdom": "First Game"}, 2, seed=1)
-    assert set(st.kingdom) == {"Cellar", "Market", "Militia", "Mine", "Moat", "Remodel", "Smithy", "Village",
-                               "Woodcutter", "Workshop"}
+    assert set(st.kingdom) == {
+        "Cellar",
+        "Market",
+        "Militia",
+        "Mine",
+        "Moat",
+        "Remodel",
+        "Smithy",
+        "Village",
+        "Woodcutter",
+        "Workshop",
+    }
 
 
 # --- turn structure (§5) -------------------------------------------------------------
@@ -99,8 +117,14 @@ def test_an_illegal_move_leaves_the_state_exactly_as_it_was():
 
     st = position({"hand": ["Militia", C, C, E, E]}, FIVE_COPPERS)
     before = pickle.dumps(st)
-    for move in ({"act": "buy", "card": "Province"}, {"act": "play", "card": "Smithy"}, {"act": "choose", "cards": []},
-                 {"act": "fly"}, {"cards": 3}, {"act": "play", "card": None}):
+    for move in (
+        {"act": "buy", "card": "Province"},
+        {"act": "play", "card": "Smithy"},
+        {"act": "choose", "cards": []},
+        {"act": "fly"},
+        {"cards": 3},
+        {"act": "play", "card": None},
+    ):
         refused(st, 0, **move)
         assert pickle.dumps(st) == before
     refused(st, 1, act="end_turn")
@@ -154,9 +178,22 @@ def test_moat_played_as_an_action_draws_two():
 
 
 def test_chancellor_moves_the_whole_deck_to_the_discard_pile_without_shuffling():
-    st = position({"hand": ["Throne Room", "Chancellor"], "deck": [S, G, C]}, FIVE_COPPERS,
-                  kingdom=["Chancellor", "Throne Room", "Cellar", "Chapel", "Moat", "Village", "Smithy", "Market",
-                           "Mine", "Witch"])
+    st = position(
+        {"hand": ["Throne Room", "Chancellor"], "deck": [S, G, C]},
+        FIVE_COPPERS,
+        kingdom=[
+            "Chancellor",
+            "Throne Room",
+            "Cellar",
+            "Chapel",
+            "Moat",
+            "Village",
+            "Smithy",
+            "Market",
+            "Mine",
+            "Witch",
+        ],
+    )
     play(st, 0, act="play", card="Throne Room")
     play(st, 0, act="yes")
     assert st.decks[0] == [] and sorted(st.discards[0]) == sorted([S, G, C])
@@ -166,19 +203,45 @@ def test_chancellor_moves_the_whole_deck_to_the_discard_pile_without_shuffling()
 
 
 def test_chancellor_no_keeps_the_deck():
-    st = position({"hand": ["Chancellor"], "deck": [S, G]}, FIVE_COPPERS,
-                  kingdom=["Chancellor", "Throne Room", "Cellar", "Chapel", "Moat", "Village", "Smithy", "Market",
-                           "Mine", "Witch"])
+    st = position(
+        {"hand": ["Chancellor"], "deck": [S, G]},
+        FIVE_COPPERS,
+        kingdom=[
+            "Chancellor",
+            "Throne Room",
+            "Cellar",
+            "Chapel",
+            "Moat",
+            "Village",
+            "Smithy",
+            "Market",
+            "Mine",
+            "Witch",
+        ],
+    )
     play(st, 0, act="play", card="Chancellor")
     play(st, 0, act="no")
     assert seat(st, 0)["deck"] == [S, G] and st.coins == 2
 
 
 def test_village_and_woodcutter_and_festival_and_market_and_laboratory_counters():
-    kingdom = ["Village", "Woodcutter", "Festival", "Market", "Laboratory", "Cellar", "Chapel", "Moat", "Smithy",
-               "Witch"]
-    st = position({"hand": ["Village", "Festival", "Market", "Laboratory", "Woodcutter"], "deck": [C] * 6},
-                  FIVE_COPPERS, kingdom=kingdom)
+    kingdom = [
+        "Village",
+        "Woodcutter",
+        "Festival",
+        "Market",
+        "Laboratory",
+        "Cellar",
+        "Chapel",
+        "Moat",
+        "Smithy",
+        "Witch",
+    ]
+    st = position(
+        {"hand": ["Village", "Festival", "Market", "Laboratory", "Woodcutter"], "deck": [C] * 6},
+        FIVE_COPPERS,
+        kingdom=kingdom,
+    )
     for card in ("Village", "Festival", "Market", "Laboratory", "Woodcutter"):
         play(st, 0, act="play", card=card)
     # actions: 1-1+2 -1+2 -1+1 -1+1 -1 = 2 ; buys 1+1+1+1 ; coins 2+1+2
@@ -187,8 +250,18 @@ def test_village_and_woodcutter_and_festival_and_market_and_laboratory_counters(
 
 
 def test_workshop_gains_up_to_four_whatever_the_coins():
-    kingdom = ["Workshop", "Woodcutter", "Festival", "Market", "Laboratory", "Cellar", "Chapel", "Moat", "Smithy",
-               "Gardens"]
+    kingdom = [
+        "Workshop",
+        "Woodcutter",
+        "Festival",
+        "Market",
+        "Laboratory",
+        "Cellar",
+        "Chapel",
+        "Moat",
+        "Smithy",
+        "Gardens",
+    ]
     st = position({"hand": ["Woodcutter", "Workshop"]}, FIVE_COPPERS, kingdom=kingdom, actions=2)
     play(st, 0, act="play", card="Woodcutter")
     play(st, 0, act="play", card="Workshop")
@@ -200,8 +273,11 @@ def test_workshop_gains_up_to_four_whatever_the_coins():
 
 
 def test_bureaucrat_silver_goes_on_the_deck_and_victims_topdeck_a_victory_card():
-    st = position({"hand": ["Bureaucrat"], "deck": [C]}, {"hand": [E, "Duchy", C], "deck": [G]},
-                  {"hand": ["Gardens", C], "deck": []})
+    st = position(
+        {"hand": ["Bureaucrat"], "deck": [C]},
+        {"hand": [E, "Duchy", C], "deck": [G]},
+        {"hand": ["Gardens", C], "deck": []},
+    )
     play(st, 0, act="play", card="Bureaucrat")
     assert seat(st, 0)["deck"] == [S, C]
     assert asked(st) == [(1, "topdeck")]  # seat 2 holds a single Victory card: not asked
@@ -248,25 +324,53 @@ def test_militia_victims_answer_in_any_order_and_the_turn_waits_for_all():
 
 
 def test_moneylender_must_trash_a_copper_when_it_can():
-    st = position({"hand": ["Moneylender", C, C]}, FIVE_COPPERS,
-                  kingdom=["Moneylender", "Throne Room", "Cellar", "Chapel", "Moat", "Village", "Smithy", "Market",
-                           "Mine", "Witch"])
+    st = position(
+        {"hand": ["Moneylender", C, C]},
+        FIVE_COPPERS,
+        kingdom=[
+            "Moneylender",
+            "Throne Room",
+            "Cellar",
+            "Chapel",
+            "Moat",
+            "Village",
+            "Smithy",
+            "Market",
+            "Mine",
+            "Witch",
+        ],
+    )
     play(st, 0, act="play", card="Moneylender")
     assert st.trash == [C] and st.coins == 3 and asked(st) == []
 
 
 def test_moneylender_without_copper_gives_nothing():
-    st = position({"hand": ["Moneylender", S]}, FIVE_COPPERS,
-                  kingdom=["Moneylender", "Throne Room", "Cellar", "Chapel", "Moat", "Village", "Smithy", "Market",
-                           "Mine", "Witch"])
+    st = position(
+        {"hand": ["Moneylender", S]},
+        FIVE_COPPERS,
+        kingdom=[
+            "Moneylender",
+            "Throne Room",
+            "Cellar",
+            "Chapel",
+            "Moat",
+            "Village",
+            "Smithy",
+            "Market",
+            "Mine",
+            "Witch",
+        ],
+    )
     play(st, 0, act="play", card="Moneylender")
     assert st.coins == 0 and st.trash == []
 
 
 def test_remodel_must_trash_and_gain_up_to_two_more():
-    st = position({"hand": ["Remodel", E, G]}, FIVE_COPPERS,
-                  kingdom=["Remodel", "Throne Room", "Cellar", "Chapel", "Moat", "Village", "Smithy", "Market",
-                           "Mine", "Witch"])
+    st = position(
+        {"hand": ["Remodel", E, G]},
+        FIVE_COPPERS,
+        kingdom=["Remodel", "Throne Room", "Cellar", "Chapel", "Moat", "Village", "Smithy", "Market", "Mine", "Witch"],
+    )
     play(st, 0, act="play", card="Remodel")
     assert "exactly 1" in refused(st, 0, act="choose", cards=[])
     play(st, 0, act="choose", cards=[E])
@@ -276,25 +380,30 @@ def test_remodel_must_trash_and_gain_up_to_two_more():
 
 
 def test_remodel_with_an_empty_hand_does_nothing():
-    st = position({"hand": ["Remodel"]}, FIVE_COPPERS,
-                  kingdom=["Remodel", "Throne Room", "Cellar", "Chapel", "Moat", "Village", "Smithy", "Market",
-                           "Mine", "Witch"])
+    st = position(
+        {"hand": ["Remodel"]},
+        FIVE_COPPERS,
+        kingdom=["Remodel", "Throne Room", "Cellar", "Chapel", "Moat", "Village", "Smithy", "Market", "Mine", "Witch"],
+    )
     play(st, 0, act="play", card="Remodel")
     assert asked(st) == [] and st.trash == []
 
 
 def test_smithy_draws_three():
-    st = position({"hand": ["Smithy"], "deck": [G, S, C, E]}, FIVE_COPPERS,
-                  kingdom=["Remodel", "Throne Room", "Cellar", "Chapel", "Moat", "Village", "Smithy", "Market",
-                           "Mine", "Witch"])
+    st = position(
+        {"hand": ["Smithy"], "deck": [G, S, C, E]},
+        FIVE_COPPERS,
+        kingdom=["Remodel", "Throne Room", "Cellar", "Chapel", "Moat", "Village", "Smithy", "Market", "Mine", "Witch"],
+    )
     play(st, 0, act="play", card="Smithy")
     assert sorted(st.hands[0]) == [C, G, S] and seat(st, 0)["deck"] == [E]
 
 
 def test_spy_asks_the_attacker_about_each_revealed_card_in_order():
     kingdom = ["Spy", "Throne Room", "Cellar", "Chapel", "Moat", "Village", "Smithy", "Market", "Mine", "Witch"]
-    st = position({"hand": ["Spy"], "deck": [C, E]}, {"hand": [C], "deck": [G, C]}, {"hand": [C], "deck": []},
-                  kingdom=kingdom)
+    st = position(
+        {"hand": ["Spy"], "deck": [C, E]}, {"hand": [C], "deck": [G, C]}, {"hand": [C], "deck": []}, kingdom=kingdom
+    )
     play(st, 0, act="play", card="Spy")
     assert decision(st, 0).params == {"card": E, "target": 0}
     play(st, 0, act="yes")
@@ -354,8 +463,12 @@ def test_throne_room_on_market_leaves_two_actions():
 
 def test_council_room_makes_every_other_player_draw_in_turn_order():
     kingdom = ["Council Room", "Throne Room", "Cellar", "Chapel", "Moat", "Village", "Smithy", "Mine", "Witch", "Spy"]
-    st = position({"hand": ["Council Room"], "deck": [C] * 4}, {"hand": [], "deck": [G]}, {"hand": [], "discard": [S]},
-                  kingdom=kingdom)
+    st = position(
+        {"hand": ["Council Room"], "deck": [C] * 4},
+        {"hand": [], "deck": [G]},
+        {"hand": [], "discard": [S]},
+        kingdom=kingdom,
+    )
     play(st, 0, act="play", card="Council Room")
     assert st.hands[1] == [G] and st.hands[2] == [S] and st.buys == 2 and len(st.hands[0]) == 4
 
@@ -376,8 +489,11 @@ def test_library_set_aside_is_optional_and_set_aside_cards_are_discarded_at_the_
 
 
 def test_mine_gains_a_treasure_into_hand_that_can_be_played_at_once():
-    st = position({"hand": ["Mine", S, C]}, FIVE_COPPERS, kingdom=["Mine", "Throne Room", "Cellar", "Chapel", "Moat",
-                                                                   "Village", "Smithy", "Market", "Witch", "Spy"])
+    st = position(
+        {"hand": ["Mine", S, C]},
+        FIVE_COPPERS,
+        kingdom=["Mine", "Throne Room", "Cellar", "Chapel", "Moat", "Village", "Smithy", "Market", "Witch", "Spy"],
+    )
     play(st, 0, act="play", card="Mine")
     play(st, 0, act="choose", cards=[S])
     assert asked(st) == [(0, "gain")]
@@ -388,9 +504,12 @@ def test_mine_gains_a_treasure_into_hand_that_can_be_played_at_once():
 
 
 def test_mine_with_a_single_treasure_kind_trashes_it_without_asking():
-    st = position({"hand": ["Mine", G]}, FIVE_COPPERS, kingdom=["Mine", "Throne Room", "Cellar", "Chapel", "Moat",
-                                                                "Village", "Smithy", "Market", "Witch", "Spy"],
-                  supply={"Copper": 0, "Silver": 0})
+    st = position(
+        {"hand": ["Mine", G]},
+        FIVE_COPPERS,
+        kingdom=["Mine", "Throne Room", "Cellar", "Chapel", "Moat", "Village", "Smithy", "Market", "Witch", "Spy"],
+        supply={"Copper": 0, "Silver": 0},
+    )
     play(st, 0, act="play", card="Mine")
     # Gold -> Gold is the only gain left: both steps are taken by the engine.
     assert asked(st) == [] and st.hands[0] == [G] and st.trash == [G]
@@ -454,8 +573,14 @@ def test_the_trash_is_not_a_supply_pile_for_the_ending():
 
 
 def test_buying_the_last_province_ends_the_game_after_that_turn_and_scores_count_it():
-    st = position({"hand": [C], "deck": [], "discard": ["Province"]}, {"hand": [C], "discard": ["Province"]},
-                  supply={"Province": 1}, player=1, phase="buy", coins=8)
+    st = position(
+        {"hand": [C], "deck": [], "discard": ["Province"]},
+        {"hand": [C], "discard": ["Province"]},
+        supply={"Province": 1},
+        player=1,
+        phase="buy",
+        coins=8,
+    )
     play(st, 1, act="buy", card="Province")
     play(st, 1, act="end_turn")
     res = ENGINE.result(st)
@@ -464,16 +589,20 @@ def test_buying_the_last_province_ends_the_game_after_that_turn_and_scores_count
 
 
 def test_shared_win_when_scores_and_turns_are_equal():
-    st = position({"hand": [], "discard": ["Duchy"]}, {"hand": [], "discard": ["Duchy"]},
-                  supply={"Province": 0}, player=1)
+    st = position(
+        {"hand": [], "discard": ["Duchy"]}, {"hand": [], "discard": ["Duchy"]}, supply={"Province": 0}, player=1
+    )
     play(st, 1, act="end_turn")
     res = ENGINE.result(st)
     assert res.winners == [0, 1] and res.ranks == [1, 1]
 
 
 def test_the_score_shown_is_the_score_the_winner_was_computed_from():
-    st = position({"hand": [], "discard": ["Gardens"] * 3 + [C] * 17}, {"hand": [], "discard": ["Duchy"] * 2},
-                  supply={"Province": 0})
+    st = position(
+        {"hand": [], "discard": ["Gardens"] * 3 + [C] * 17},
+        {"hand": [], "discard": ["Duchy"] * 2},
+        supply={"Province": 0},
+    )
     play(st, 0, act="end_turn")
     view = ENGINE.view(st, 1)
     assert view["result"]["scores"] == [6, 6] == [s["score"] for s in view["seats"]]
@@ -538,14 +667,19 @@ def test_a_finished_game_shows_every_zone_to_everyone():
 # --- kingdom validation (§3, §11) -------------------------------------------------
 
 
-@pytest.mark.parametrize("kingdom", [
-    ["Copper", "Cellar", "Chapel", "Moat", "Village", "Workshop", "Bureaucrat", "Feast", "Gardens", "Spy"],
-    ["Curse", "Cellar", "Chapel", "Moat", "Village", "Workshop", "Bureaucrat", "Feast", "Gardens", "Spy"],
-    ["Cellar", "Chapel", "Moat", "Village", "Workshop", "Bureaucrat", "Feast", "Gardens", "Spy"],
-    ["Cellar", "Chapel", "Moat", "Village", "Workshop", "Bureaucrat", "Feast", "Gardens", "Spy", "Witch", "Mine"],
-    ["cellar", "Chapel", "Moat", "Village", "Workshop", "Bureaucrat", "Feast", "Gardens", "Spy", "Witch"],
-    "first game", [], {"kingdom": "First Game"},
-])
+@pytest.mark.parametrize(
+    "kingdom",
+    [
+        ["Copper", "Cellar", "Chapel", "Moat", "Village", "Workshop", "Bureaucrat", "Feast", "Gardens", "Spy"],
+        ["Curse", "Cellar", "Chapel", "Moat", "Village", "Workshop", "Bureaucrat", "Feast", "Gardens", "Spy"],
+        ["Cellar", "Chapel", "Moat", "Village", "Workshop", "Bureaucrat", "Feast", "Gardens", "Spy"],
+        ["Cellar", "Chapel", "Moat", "Village", "Workshop", "Bureaucrat", "Feast", "Gardens", "Spy", "Witch", "Mine"],
+        ["cellar", "Chapel", "Moat", "Village", "Workshop", "Bureaucrat", "Feast", "Gardens", "Spy", "Witch"],
+        "first game",
+        [],
+        {"kingdom": "First Game"},
+    ],
+)
 def test_kingdom_of_basic_or_unknown_cards_or_not_ten_is_refused(kingdom):
     with pytest.raises(InvalidOptions):
         ENGINE.normalize_options({"kingdom": kingdom}, 2, seed=1)
@@ -575,8 +709,11 @@ def test_supply_sizes_are_not_carried_from_one_game_to_the_next():
 
 
 def test_a_buy_or_gain_without_a_card_says_which_card_is_missing():
-    st = position({"hand": ["Workshop", G]}, FIVE_COPPERS, kingdom=["Workshop", "Smithy", "Cellar", "Chapel", "Moat",
-                                                                     "Village", "Market", "Witch", "Mine", "Militia"])
+    st = position(
+        {"hand": ["Workshop", G]},
+        FIVE_COPPERS,
+        kingdom=["Workshop", "Smithy", "Cellar", "Chapel", "Moat", "Village", "Market", "Witch", "Mine", "Militia"],
+    )
     assert refused(st, 0, act="buy") == "Say which card to buy."
     play(st, 0, act="play", card="Workshop")
     assert refused(st, 0, act="gain") == "Say which card to gain."
@@ -588,8 +725,7 @@ def test_the_second_edition_flags_make_throne_room_mine_and_moneylender_optional
 
     for card in ("Throne Room", "Mine", "Moneylender"):
         monkeypatch.setitem(effects.COMPULSORY, card, False)
-    kingdom = ["Moneylender", "Mine", "Throne Room", "Smithy", "Cellar", "Chapel", "Moat", "Village", "Market",
-               "Witch"]
+    kingdom = ["Moneylender", "Mine", "Throne Room", "Smithy", "Cellar", "Chapel", "Moat", "Village", "Market", "Witch"]
     st = position({"hand": ["Moneylender", C, C, E]}, FIVE_COPPERS, kingdom=kingdom)
     play(st, 0, act="play", card="Moneylender")
     assert asked(st) == [(0, "trash")]
