@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 
 from tests.conftest import skip_missing_service
-from website.settings import email_config, envbool, envint, envlist, envstr
+from website.env import email_config, envbool, envint, envlist, envstr
 
 
 def test_env_helpers(monkeypatch, tmp_path):
