@@ -62,6 +62,11 @@ def envlist(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def redis_with_db(url: str, db: int) -> str:
+    """Return the Redis URL ``url`` pointing at database ``db`` instead (same server, same credentials)."""
+    return urlunsplit(urlsplit(url)._replace(path=f"/{db}"))
+
+
 def redis_other_db(url: str) -> str:
     """Return the Redis URL ``url`` with the next database number (``/1`` -> ``/2``, none -> ``/1``)."""
     parts = urlsplit(url)

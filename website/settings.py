@@ -29,7 +29,7 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from website.env import email_config, envbool, envint, envlist, envstr, redis_other_db
+from website.env import email_config, envbool, envint, envlist, envstr, redis_other_db, redis_with_db
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -163,6 +163,11 @@ DATABASE_ROUTERS = ["website.db.ReplicaRouter"]
 HERALD_YOUR_MOVE_EMAIL_DELAY = envint("HERALD_YOUR_MOVE_EMAIL_DELAY", 0 if TESTING else 30)
 
 REDIS_URL = envstr("REDIS_URL")
+if REDIS_URL and TESTING:
+    # Tests flush the cache: they get databases of their own on the same server (the cache in
+    # HERALD_TEST_REDIS_DB, the broker in the next one), so `make test` beside `make run`
+    # never touches the site's data in the databases REDIS_URL names.
+    REDIS_URL = redis_with_db(REDIS_URL, envint("HERALD_TEST_REDIS_DB", 12))
 if REDIS_URL:
     CACHES = {
         "default": {

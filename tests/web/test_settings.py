@@ -74,6 +74,27 @@ def test_redis_cache_when_configured():
         skip_missing_service("Redis (set REDIS_URL)")
     assert settings.CACHES["default"]["BACKEND"].endswith("RedisCache")
     # Cache and broker share the server but not the database (flushing the cache keeps queued tasks).
-    assert settings.CACHES["default"]["LOCATION"] == os.environ["REDIS_URL"] != settings.CELERY_BROKER_URL
+    location = settings.CACHES["default"]["LOCATION"]
+    assert location != settings.CELERY_BROKER_URL
+    # Under tests, on REDIS_URL's server but in a database of their own (never the configured one).
+    assert location.rsplit("/", 1)[0] == os.environ["REDIS_URL"].rsplit("/", 1)[0]
+    assert location != os.environ["REDIS_URL"]
     cache.set("herald:test", {"a": 1}, 10)
     assert cache.get("herald:test") == {"a": 1}
+
+
+def test_clearing_the_tests_cache_leaves_the_configured_redis_database_alone():
+    """A test run beside `make run` must not wipe the site's data (issue 23, item 10)."""
+    import redis
+
+    if not os.environ.get("REDIS_URL"):
+        skip_missing_service("Redis (set REDIS_URL)")
+    site = redis.Redis.from_url(os.environ["REDIS_URL"], socket_connect_timeout=1)
+    site.set("herald:site-data-kept-by-tests", "1", ex=60)
+    try:
+        cache.set("herald:test", 1, 10)
+        cache.clear()  # what every site test's fast_and_clean fixture does
+        assert site.get("herald:site-data-kept-by-tests") == b"1"
+        assert cache.get("herald:test") is None
+    finally:
+        site.delete("herald:site-data-kept-by-tests")
