@@ -114,6 +114,10 @@ class NotificationSettings(models.Model):
     cancelled = models.BooleanField(_("Your game was cancelled"), default=True)
     chat = models.BooleanField(_("A chat message while you are away"), default=False)
 
+    class Meta:
+        verbose_name = _("notification settings")
+        verbose_name_plural = _("notification settings")
+
     def __str__(self) -> str:
         return f"notification settings of {self.user_id}"
 

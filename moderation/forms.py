@@ -67,7 +67,10 @@ class GameActionForm(forms.Form):
     ]
 
     action = forms.ChoiceField(label=_("Action"), choices=ACTIONS)
-    position = forms.IntegerField(label=_("Seat (for forfeit, extend, refund)"), min_value=0, required=False)
+    # Seats are numbered from 1, as on the game page (a stored position is 0-based).
+    position = forms.IntegerField(
+        label=_("Seat number, from 1 (for forfeit, extend, refund)"), min_value=1, max_value=4, required=False
+    )
     hours = forms.IntegerField(label=_("Hours (extend)"), min_value=1, max_value=24 * 60, required=False)
     until = forms.DateTimeField(label=_("Until (pause), UTC"), required=False)
     ranks = forms.CharField(
@@ -84,6 +87,11 @@ class GameActionForm(forms.Form):
             return [int(x) for x in raw.replace(" ", "").split(",")]
         except ValueError:
             raise forms.ValidationError(_("Write whole numbers separated by commas.")) from None
+
+    def clean_position(self) -> int | None:
+        """The seat number as typed (from 1), as the stored 0-based position."""
+        seat = self.cleaned_data.get("position")
+        return None if seat is None else seat - 1
 
     def clean(self) -> dict[str, Any]:
         """Require the fields the chosen action needs."""

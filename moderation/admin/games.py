@@ -41,6 +41,10 @@ class ModeratedGameAdmin(GameAdmin):
     readonly_fields = ("moderation_links", *GameAdmin.readonly_fields)
     actions = ["abort_games"]
 
+    def has_delete_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        """Refuse: a game is aborted through the moderators' action (audited, ratings reversed), never deleted."""
+        return False
+
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         """Prefetch the seats for the players column."""
         return super().get_queryset(request).prefetch_related("seats__user")

@@ -89,7 +89,7 @@ def test_refunding_a_game_to_the_other_players_keeps_the_offenders_change(mod_cl
     game = rated([cheat, victim], [1, 2], T0)
     cheat_rating = snapshot([cheat])
 
-    post_action(mod_client, game, action="refund", position=0)
+    post_action(mod_client, game, action="refund", position=1)  # seat numbers from 1: the first seat
 
     assert snapshot([victim]) == before
     assert snapshot([cheat]) == cheat_rating
@@ -125,7 +125,7 @@ def test_adjudicating_with_ranks_for_the_wrong_seats_is_refused(mod_client, game
 
 
 def test_forfeiting_a_seat_of_a_two_player_game_ends_it(mod_client, game):
-    post_action(mod_client, game, action="forfeit", position=0)
+    post_action(mod_client, game, action="forfeit", position=1)  # seat numbers from 1: the first seat
     game.refresh_from_db()
     seat = game.seats.get(position=0)
     assert seat.forfeited and game.status == Game.Status.FINISHED
@@ -168,7 +168,7 @@ def test_a_seat_a_moderator_forfeited_is_called_that_in_the_emails_and_on_the_pa
 
 def test_extending_a_deadline_moves_it_back(mod_client, game):
     seat = game.seats.get(position=game.to_act[0])
-    post_action(mod_client, game, action="extend", hours=24, position=seat.position)
+    post_action(mod_client, game, action="extend", hours=24, position=seat.position + 1)  # seat numbers from 1
     old = seat.deadline
     seat.refresh_from_db()
     assert seat.deadline == old + timedelta(hours=24)
