@@ -55,7 +55,21 @@ def test_head_to_head_for_a_signed_in_visitor(client, player, opponent, history)
     h2h = response.context["head_to_head"]
     # opponent's view: behind in 3 (two wins of player, the 3-player game), ahead in 2 (a win and the forfeit).
     assert (h2h.played, h2h.won, h2h.lost, h2h.drawn) == (5, 2, 3, 0)
-    assert "You against this player" in response.content.decode()
+    html = response.content.decode()
+    assert "You against this player" in html
+    assert "5 games together: you finished ahead 2 times, behind 3 times, level 0 times." in html
+
+
+def test_head_to_head_says_one_game_and_once_in_the_singular(client, player, opponent, history):
+    from games.models import Game
+
+    Game.objects.filter(pk__in=[g.pk for g in history[1:]]).update(status=Game.Status.ABORTED)
+    client.force_login(opponent)
+    response = client.get(reverse("accounts:profile", args=[player.username]))
+    html = response.content.decode()
+    assert response.context["head_to_head"].played == 1
+    assert "1 game together: you finished ahead" in html and "1 games" not in html
+    assert " once" in html
 
 
 def test_profile_lists_current_games_but_not_others_private_ones(client, player, opponent, outsider):

@@ -771,3 +771,10 @@ def test_a_page_waiting_on_others_tells_a_reader_without_javascript_to_reload_it
     assert f'<a href="{url("detail", game)}">Reload the page</a>' in hint
     client.force_login(user_to_move(game))
     assert "Reload the page" not in client.get(url("detail", game)).content.decode()
+
+
+def test_an_empty_open_games_list_links_to_starting_one(client, outsider):
+    client.force_login(outsider)
+    html = client.get(reverse("games:lobby")).content.decode()
+    assert "No open games." in html
+    assert f'<a href="{reverse("games:new")}">Start one!</a>' in html
