@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from functools import wraps
+from typing import TYPE_CHECKING, Any
 
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django_htmx.middleware import HtmxDetails
 
@@ -82,3 +86,19 @@ def visible_game_light(request: HttpRequest, game_id: int) -> Game:
     if not selectors.can_view(game, request.user if request.user.is_authenticated else None):
         raise Http404("No such game")
     return game
+
+
+def login_required_for_game_post(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """``login_required`` for a game's POST-only actions (move, chat, join, ...): after signing in, the game page.
+
+    Django's decorator would send the visitor back to the action's own
+    address, which answers only POST (a 405 after signing in).
+    """
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, game_id: int, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return redirect_to_login(reverse("games:detail", kwargs={"game_id": game_id}))
+        return view(request, game_id, *args, **kwargs)
+
+    return wrapper

@@ -24,6 +24,7 @@ from games.views.access import (
     busy_or,
     get_game_for_player,
     get_game_for_user,
+    login_required_for_game_post,
 )
 
 
@@ -79,7 +80,7 @@ def _engine_bots(kind: str) -> dict[str, Any]:
         return {}
 
 
-@login_required
+@login_required_for_game_post
 @require_POST
 def game_join(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     """Take a seat at an open game."""
@@ -95,7 +96,7 @@ def game_join(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     return redirect("games:detail", game_id=game_id)
 
 
-@login_required
+@login_required_for_game_post
 @require_POST
 def game_leave(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     """Give up a seat at a game that has not started."""
@@ -109,7 +110,7 @@ def game_leave(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     return redirect("games:lobby")
 
 
-@login_required
+@login_required_for_game_post
 @require_POST
 def game_cancel(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     """Cancel a game that has not started (its creator only)."""
@@ -123,7 +124,7 @@ def game_cancel(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse
     return redirect("games:lobby")
 
 
-@login_required
+@login_required_for_game_post
 @require_POST
 def game_resign(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     """Resign a running game: only with the form's confirmation box ticked (a resignation cannot be undone)."""

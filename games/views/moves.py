@@ -9,7 +9,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -18,7 +17,13 @@ from django.views.decorators.http import require_POST
 from games import selectors, services
 from games.domaine_board import unconfirmed_empty_play
 from games.i18n import refusal_text
-from games.views.access import AuthenticatedHttpRequest, HtmxHttpRequest, busy_or, visible_game_light
+from games.views.access import (
+    AuthenticatedHttpRequest,
+    HtmxHttpRequest,
+    busy_or,
+    login_required_for_game_post,
+    visible_game_light,
+)
 from games.views.page import game_context, render_live, render_page
 
 #: Per game kind: moves the page must have confirmed (``(move, POST) -> refusal or None``).
@@ -116,7 +121,7 @@ def parse_move(post: Any) -> tuple[dict[str, Any], int]:
     return move, seq
 
 
-@login_required
+@login_required_for_game_post
 @require_POST
 def game_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     """Make a move; answer HTMX with the live region, plain posts with a redirect.

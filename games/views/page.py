@@ -7,7 +7,6 @@ from functools import partial
 from http import HTTPStatus
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -24,7 +23,12 @@ from games.forms import ChatForm
 from games.lifecycle import game_freeze, seat_seen
 from games.models import ChatMessage, Game, Seat
 from games.replay import ReplayBroken, Snapshot, engine_for
-from games.views.access import AuthenticatedHttpRequest, HtmxHttpRequest, get_game_for_user
+from games.views.access import (
+    AuthenticatedHttpRequest,
+    HtmxHttpRequest,
+    get_game_for_user,
+    login_required_for_game_post,
+)
 from moderation.selectors import is_moderator, request_state, with_hidden_flag
 
 #: How long a rendered board is kept (a new move makes a new key at once; this bounds a deploy's stale HTML).
@@ -231,7 +235,7 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     return HttpResponse("".join(parts))
 
 
-@login_required
+@login_required_for_game_post
 @require_POST
 def game_chat(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     """Post a chat message; HTMX gets the chat region, plain posts a redirect (or, refused, the page).

@@ -778,3 +778,13 @@ def test_an_empty_open_games_list_links_to_starting_one(client, outsider):
     html = client.get(reverse("games:lobby")).content.decode()
     assert "No open games." in html
     assert f'<a href="{reverse("games:new")}">Start one!</a>' in html
+
+
+@pytest.mark.parametrize("action", ["move", "chat", "join", "resign"])
+def test_a_signed_out_post_to_a_game_action_signs_in_back_to_the_game_page(client, game, action):
+    response = client.post(reverse(f"games:{action}", args=[game.pk]), {"seq": "0", "act": "add"})
+    assert response.status_code == 302
+    login, _, next_ = response["Location"].partition("?next=")
+    assert login == reverse("account_login")
+    # Back to the page after signing in: the action's own address answers only POST (a 405 on GET).
+    assert next_ == f"/games/{game.pk}/"
