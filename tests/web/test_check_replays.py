@@ -73,6 +73,19 @@ def test_a_rules_change_without_a_version_check_is_reported_per_game(games, monk
     assert "1 of 1 games replay" in check("--workers", "1", "--game", str(games[1].pk))
 
 
+def test_a_game_that_can_no_longer_be_set_up_is_reported_not_a_crash(games, monkeypatch):
+    # The replay path freezes such a game (games.replay._new_game: ReplayBroken at move 0); the check
+    # before a deploy must report it beside the others, not stop with a traceback on the first one.
+    def broken_setup(self, options, players, seed):
+        raise KeyError("target")
+
+    monkeypatch.setattr(CounterEngine, "new_game", broken_setup)
+    out = StringIO()
+    with pytest.raises(CommandError, match=r"2 game\(s\) no longer replay"):
+        call_command("check_replays", "--workers", "1", "-v", "2", stdout=out, stderr=StringIO())
+    assert f"game {games[0].pk} counter v1:" in out.getvalue() and "KeyError" in out.getvalue()
+
+
 def test_a_row_that_disagrees_with_its_log_is_reported(games):
     running, finished = games
     Game.objects.filter(pk=running.pk).update(to_act=[1 - running.to_act[0]])
