@@ -5,6 +5,7 @@ from __future__ import annotations
 from http import HTTPStatus
 
 import pytest
+from allauth.account.models import EmailAddress, EmailConfirmationHMAC
 from django.conf import settings
 from django.urls import reverse
 
@@ -80,6 +81,19 @@ def test_the_unsubscribe_page_is_private_without_a_sign_in(client):
     token = outbox.unsubscribe_token(user, "chat")
     response = client.get(reverse("correspondence:unsubscribe", kwargs={"token": token}))
     assert response.status_code == HTTPStatus.OK
+    assert response["Cache-Control"] == "private, no-store"
+
+
+def test_the_email_confirmation_page_is_private_without_a_sign_in(client):
+    """Like the unsubscribe page: its link comes from an email, is opened signed out, and the page
+    names the account's email address and username and holds the key (allauth's ConfirmEmailView)."""
+    user = UserFactory(username="newcomer", email="newcomer@example.com")
+    address = EmailAddress.objects.get_or_create(user=user, email=user.email)[0]
+    EmailAddress.objects.filter(pk=address.pk).update(verified=False)
+    key = EmailConfirmationHMAC(EmailAddress.objects.get(pk=address.pk)).key
+    response = client.get(reverse("account_confirm_email", kwargs={"key": key}))
+    assert response.status_code == HTTPStatus.OK
+    assert "newcomer@example.com" in response.content.decode()
     assert response["Cache-Control"] == "private, no-store"
 
 
