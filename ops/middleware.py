@@ -159,8 +159,10 @@ class RateLimitMiddleware:
 NO_STORE_VIEWS = frozenset({"games:poll"})
 #: What a response about a signed-in user gets: only the browser may keep it, and not on disk.
 PRIVATE = "private, no-store"
-#: Views that are personal without a sign-in: the unsubscribe page names the user's email and holds the token.
-PERSONAL_VIEWS = frozenset({"correspondence:unsubscribe"})
+#: Views that are personal without a sign-in, opened from an email's link: the unsubscribe page names
+#: the user's email and holds the token; allauth's email confirmation page names the address and the
+#: username and holds the key.
+PERSONAL_VIEWS = frozenset({"correspondence:unsubscribe", "account_confirm_email"})
 
 
 def private_cache(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[[HttpRequest], HttpResponse]:
@@ -176,8 +178,8 @@ def private_cache(get_response: Callable[[HttpRequest], HttpResponse]) -> Callab
        does not write them to disk (a shared computer after signing out).
        The cookie is the test, not ``request.user``, so no session or user is
        loaded for a view that did not need them.
-    3. ``PERSONAL_VIEWS`` get ``private, no-store`` too, and the live views
-       (``NO_STORE_VIEWS``) ``no-store``, for everyone.
+    3. ``PERSONAL_VIEWS`` (unsubscribing, confirming an email address) get ``private, no-store``
+       too, and the live views (``NO_STORE_VIEWS``) ``no-store``, for everyone.
     4. Everything else is left alone: the public ladder, finished games'
        ``record.json`` and other anonymous pages stay cacheable (they already
        carry ``Vary: Cookie``), and static files never reach this middleware
