@@ -141,3 +141,32 @@ def test_a_game_of_an_engine_version_no_longer_shipped_stops_and_can_be_cancelle
     services.game_abort(moderator=moderator, game_id=game.pk, reason="engine version gone")
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED
+
+
+def test_forfeiting_a_seat_of_a_game_whose_engine_version_is_gone_freezes_it_without_a_500(
+    mod_client, moderator, player, opponent, monkeypatch
+):
+    """The forfeit needs the game's engine (its bot plays on); nobody opened the game since the deploy."""
+    game = play(make_game(player, opponent), 1)
+    monkeypatch.setattr(CounterEngine, "version", 2)
+    cache.clear()
+    response = mod_client.post(
+        reverse("admin:games_game_moderate", args=[game.pk]), {"action": "forfeit", "position": "1", "reason": "x"}
+    )
+    assert response.status_code == HTTPStatus.OK
+    assert "no longer replays" in response.content.decode()
+    game.refresh_from_db()
+    assert game.status == Game.Status.FROZEN and "version 1" in game.frozen_reason
+    assert not game.seats.filter(forfeited=True).exists()
+
+
+def test_the_ban_sweep_freezes_a_game_whose_engine_version_is_gone(moderator, player, opponent, monkeypatch, caplog):
+    """Instead of failing on it every minute (logged as an error) while the game stays running."""
+    game = play(make_game(player, opponent), 1)
+    monkeypatch.setattr(CounterEngine, "version", 2)
+    cache.clear()
+    services.user_ban(moderator=moderator, user=player, reason="x")
+    assert services.banned_seats_forfeit() == 0
+    game.refresh_from_db()
+    assert game.status == Game.Status.FROZEN
+    assert not [r for r in caplog.records if r.name == "moderation.user_actions"]
