@@ -130,10 +130,23 @@ def seat_forfeit(*, moderator: User | None, game_id: int, position: int, reason:
 
     Raises:
         ModerationError: the game is not running, the seat is a bot's or
-            already forfeited.
+            already forfeited, or the game's engine version is gone (the game
+            is frozen then).
     """
     if moderator is not None:
         require(moderator, PERM_GAMES)
+    try:
+        return _seat_forfeit(moderator, game_id, position, reason)
+    except ReplayBroken as broken:
+        # The forfeit needs the game's engine (its bot plays the seat on); the transaction has rolled
+        # back, and the game stops for a moderator as on every other path (games.lifecycle.game_freeze).
+        lifecycle.game_freeze(game_id=game_id, broken=broken)
+        raise ModerationError(
+            _("This game's log no longer replays (%(reason)s): adjudicate or cancel it.") % {"reason": broken.reason}
+        ) from broken
+
+
+def _seat_forfeit(moderator: User | None, game_id: int, position: int, reason: str) -> Seat:
     with transaction.atomic():
         game = lock_game(game_id)
         if not game.is_active:
