@@ -277,6 +277,32 @@ class Rng:
         return f"Rng(seed={self.seed}, counter={self.counter})"
 
 
+class VersionedEngine:
+    """What both engines share about versions: one engine object per rules version, looked up by number.
+
+    A subclass sets ``kind``, ``version``, ``versions`` and, once its engines
+    exist, ``by_version`` (version -> engine).
+    """
+
+    kind: str
+    version: int
+    versions: tuple[int, ...]
+    by_version: dict[int, Any] = {}
+
+    def at_version(self, version: int) -> Any:
+        """Return the engine for rules ``version`` (see :class:`Engine`).
+
+        Raises:
+            UnsupportedVersion: not one of ``versions``.
+        """
+        if version == self.version:
+            return self
+        try:
+            return self.by_version[version]
+        except (KeyError, TypeError):
+            raise UnsupportedVersion(self.kind, version, self.versions) from None
+
+
 class Engine(Protocol):
     """What every game engine provides; see the module docstring.
 

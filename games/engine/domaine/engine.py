@@ -30,6 +30,7 @@ from games.engine.core import (
     Result,
     Rng,
     UnsupportedVersion,
+    VersionedEngine,
     ranks_from_keys,
 )
 from games.engine.domaine import actions as A
@@ -673,7 +674,7 @@ class PlayerView:
 # --- The engine object -------------------------------------------------------------
 
 
-class DomaineEngine:
+class DomaineEngine(VersionedEngine):
     """The Engine protocol for Domaine (see ``games.engine.core``).
 
     ``DomaineEngine(v)`` deals version-``v`` games in ``new_game``; every
@@ -697,19 +698,6 @@ class DomaineEngine:
         if version not in rules.RULESETS or isinstance(version, bool):
             raise UnsupportedVersion(self.kind, version, VERSIONS)
         self.version = version
-
-    def at_version(self, version: int) -> DomaineEngine:
-        """Return the engine that deals version-``version`` games (see ``core.Engine``).
-
-        Raises:
-            UnsupportedVersion: not one of ``VERSIONS``.
-        """
-        if version == self.version:
-            return self
-        try:
-            return _ENGINES[version]
-        except (KeyError, TypeError):
-            raise UnsupportedVersion(self.kind, version, VERSIONS) from None
 
     @property
     def bots(self) -> dict[str, Any]:
@@ -785,4 +773,5 @@ class DomaineEngine:
 
 #: Version -> engine object; ``ENGINE`` is the current one.
 _ENGINES: dict[int, DomaineEngine] = {v: DomaineEngine(v) for v in VERSIONS}
+DomaineEngine.by_version = _ENGINES
 ENGINE = _ENGINES[VERSION]

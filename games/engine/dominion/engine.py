@@ -21,7 +21,16 @@ from collections import Counter
 from typing import Any
 
 from games.engine import registry
-from games.engine.core import Decision, Event, IllegalMove, InvalidOptions, Result, UnsupportedVersion, ranks_from_keys
+from games.engine.core import (
+    Decision,
+    Event,
+    IllegalMove,
+    InvalidOptions,
+    Result,
+    UnsupportedVersion,
+    VersionedEngine,
+    ranks_from_keys,
+)
 from games.engine.dominion.cards import ACTIONS, CARDS, COINS, COST, TREASURES
 from games.engine.dominion.effects import _OPS, _drain, _draw, _ev, _others, _put_in_play, _resolve
 from games.engine.dominion.setup import check_players, new_state, resolve_kingdom, supply_sizes
@@ -547,7 +556,7 @@ class PlayerView:
 # The engine object
 
 
-class DominionEngine:
+class DominionEngine(VersionedEngine):
     """Dominion behind the shared ``games.engine.core.Engine`` interface.
 
     Options: ``{"kingdom": [10 names] | "<recommended set>" | "random"}``.
@@ -569,19 +578,6 @@ class DominionEngine:
         if version not in VERSIONS or isinstance(version, bool):
             raise UnsupportedVersion(self.kind, version, VERSIONS)
         self.version = version
-
-    def at_version(self, version: int) -> DominionEngine:
-        """Return the engine for rules ``version`` (see ``core.Engine``).
-
-        Raises:
-            UnsupportedVersion: not one of ``VERSIONS``.
-        """
-        if version == self.version:
-            return self
-        try:
-            return _ENGINES[version]
-        except (KeyError, TypeError):
-            raise UnsupportedVersion(self.kind, version, VERSIONS) from None
 
     @property
     def bots(self) -> dict[str, Any]:
@@ -667,4 +663,5 @@ class DominionEngine:
 
 #: Version -> engine object; ``ENGINE`` is the current one.
 _ENGINES: dict[int, DominionEngine] = {v: DominionEngine(v) for v in VERSIONS}
+DominionEngine.by_version = _ENGINES
 ENGINE = _ENGINES[VERSION]
