@@ -1,11 +1,11 @@
-"""Fail when a translation catalogue under locale/ is incomplete.
+"""Fail when a translation catalogue (locale/ or an app's own APP/locale/) is incomplete.
 
 Usage: ``python scripts/check_translations.py [--makemessages]``
 
 With ``--makemessages`` it first runs Django's ``makemessages`` for every
 catalogue (the same command the lead runs by hand), so a string added to a
 template or to Python without its translation fails here. Then it reads
-every ``locale/*/LC_MESSAGES/*.po`` and reports each entry that is
+every catalogue (``locale/*/LC_MESSAGES/*.po`` and ``APP/locale/...``) and reports each entry that is
 untranslated (an empty ``msgstr``, or an empty plural form) or fuzzy
 (``#, fuzzy``: a guess by msgmerge that nobody checked). Obsolete entries
 (``#~``) are ignored: no code uses them. Exit status 1 when anything is
@@ -118,8 +118,18 @@ def problems(path: Path) -> list[str]:
 
 
 def catalogues() -> list[Path]:
-    """Return every ``.po`` file under locale/."""
-    return sorted(LOCALE.glob("*/LC_MESSAGES/*.po"))
+    """Return every ``.po`` file: the project's under locale/ and each app's own ``APP/locale/``.
+
+    An app that keeps its catalogue beside its code (makemessages writes a
+    file's strings to the nearest ``locale/`` above it) is checked like the
+    project's, so a new app's strings cannot slip through untranslated.
+    """
+    skip = set(IGNORE)
+    return sorted(
+        path
+        for path in ROOT.glob("**/locale/*/LC_MESSAGES/*.po")
+        if not skip.intersection(path.relative_to(ROOT).parts[:-4])
+    )
 
 
 def makemessages() -> None:
