@@ -259,13 +259,14 @@ def game_full_log(*, moderator: User, game_id: int) -> FullLog:
 
     Raises:
         ModerationError: the game has not started, or the moderator plays in
-            it while it runs (they would see their opponents' hands).
+            it while it runs or is frozen (they would see their opponents' hands).
     """
     require(moderator, PERM_HIDDEN)
     game = Game.objects.get(pk=game_id)
     if game.started is None:
         raise ModerationError(_("This game has not started yet."))
-    if game.is_active and game.seats.filter(user=moderator).exists():
+    # Frozen is not over: a fixed engine may let it replay and go on.
+    if (game.is_active or game.is_frozen) and game.seats.filter(user=moderator).exists():
         raise ModerationError(_("You play in this game: another moderator must look at its hidden information."))
     try:
         engine = engine_for(game)

@@ -21,6 +21,8 @@ from games import services as game_services
 from games.engine.core import IllegalMove
 from games.models import Action, Game
 from moderation import services
+from moderation.models import ModerationAction
+from moderation.trail import Kind
 from tests.conftest import make_game, user_to_move
 from tests.factories import UserFactory
 from tests.fakes import CounterEngine
@@ -170,3 +172,22 @@ def test_the_ban_sweep_freezes_a_game_whose_engine_version_is_gone(moderator, pl
     game.refresh_from_db()
     assert game.status == Game.Status.FROZEN
     assert not [r for r in caplog.records if r.name == "moderation.user_actions"]
+
+
+def test_a_moderator_seated_in_a_frozen_game_cannot_open_its_hidden_log_once_it_replays_again(
+    client, moderator, player, monkeypatch
+):
+    # Frozen is not over: once a fixed engine replays the game again, a moderator who
+    # plays in it would see the other hands before play goes on.
+    game = play(make_game(moderator, player), 1)
+    with monkeypatch.context() as broken:
+        broken.setattr(CounterEngine, "version", 2)
+        cache.clear()
+        client.force_login(player)
+        client.get(game.get_absolute_url())
+    cache.clear()
+    game.refresh_from_db()
+    assert game.status == Game.Status.FROZEN
+    with pytest.raises(services.ModerationError, match="You play in this game"):
+        services.game_full_log(moderator=moderator, game_id=game.pk)
+    assert not ModerationAction.objects.filter(action=Kind.LOG_VIEW).exists()
