@@ -75,17 +75,7 @@ def _content_lines(n: Notification) -> dict[str, Any]:
     elif n.kind == Kind.GAME_OVER:
         subject = _("%(game)s is over") % {"game": title}
         lines.append(_("%(game)s is over. The result:") % {"game": title})
-        for s in sorted(seats, key=lambda s: (s.rank or 99, s.position)):
-            line = _("%(rank)s. %(name)s") % {"rank": s.rank or "–", "name": s.name}
-            if s.score is not None:
-                line += " " + _("(%(score)d points)") % {"score": s.score}
-            if s.resigned:
-                line += " " + _("(resigned)")
-            elif s.forfeited_by_moderator:
-                line += " " + _("(forfeited by a moderator)")
-            elif s.forfeited:
-                line += " " + _("(ran out of time)")
-            lines.append(line)
+        lines.extend(_result_lines(seats))
     elif n.kind == Kind.TIME_LOW:
         subject = _("You are running out of time in %(game)s") % {"game": title}
         lines.append(
@@ -105,7 +95,10 @@ def _content_lines(n: Notification) -> dict[str, Any]:
             subject = _("%(name)s ran out of time in %(game)s") % {"name": name, "game": title}
             lines.append(_("%(name)s ran out of time in %(game)s.") % {"name": name, "game": title})
         if n.data.get("game_over"):
-            lines.append(_("The game is over."))
+            # The only email the others get for a forfeit that ends the game (see
+            # outbox.notify_game_over), so it carries the result too.
+            lines.append(_("%(game)s is over. The result:") % {"game": title})
+            lines.extend(_result_lines(seats))
         else:
             lines.append(_("They are ranked last, and a bot plays their seat so that you can finish."))
     elif n.kind == Kind.CANCELLED:
@@ -119,6 +112,23 @@ def _content_lines(n: Notification) -> dict[str, Any]:
         # Chat saved before line breaks were refused must not start a line of its own here.
         lines.append(one_line(n.data.get("text", "")))
     return {"subject": subject, "lines": lines, "games": [(title, absolute(game.get_absolute_url()))]}
+
+
+def _result_lines(seats: list) -> list[str]:
+    """One line per seat, best rank first: rank, name, score, and why a seat gave up."""
+    lines = []
+    for s in sorted(seats, key=lambda s: (s.rank or 99, s.position)):
+        line = _("%(rank)s. %(name)s") % {"rank": s.rank or "–", "name": s.name}
+        if s.score is not None:
+            line += " " + _("(%(score)d points)") % {"score": s.score}
+        if s.resigned:
+            line += " " + _("(resigned)")
+        elif s.forfeited_by_moderator:
+            line += " " + _("(forfeited by a moderator)")
+        elif s.forfeited:
+            line += " " + _("(ran out of time)")
+        lines.append(line)
+    return lines
 
 
 def message_id(what: str, key: object) -> str:

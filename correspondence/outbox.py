@@ -92,8 +92,17 @@ def notify_game_started(*, game: Game, except_user_id: int | None = None) -> Non
 
 
 def notify_game_over(*, game: Game) -> None:
-    """Owe a "game over" (with the result) to every person seated at ``game``, forfeited ones included."""
-    _notify(game.seats.exclude(user=None).values_list("user_id", flat=True), game, Kind.GAME_OVER, game.last_seq)
+    """Owe a "game over" (with the result) to every person seated at ``game``, forfeited ones included.
+
+    Not to those already owed "X resigned / ran out of time" for the forfeit
+    that ended the game (``SeatForfeited`` is published just before
+    ``GameFinished``): that email carries the result, and one moment is one email.
+    """
+    told = Notification.objects.filter(game=game, kind=Kind.TIMED_OUT, data__game_over=True).values_list(
+        "user_id", flat=True
+    )
+    people = game.seats.exclude(user=None).exclude(user_id__in=told)
+    _notify(people.values_list("user_id", flat=True), game, Kind.GAME_OVER, game.last_seq)
 
 
 def notify_timed_out(*, game: Game, seat: Seat, game_over: bool) -> None:

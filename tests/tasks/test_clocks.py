@@ -50,11 +50,12 @@ def test_two_player_forfeit_on_time_ends_the_game(users, commit):
     seat = game.seats.get(user=late)
     assert seat.forfeited and seat.timed_out is not None and seat.rank == 2
     assert game.seats.exclude(user=late).get().rank == 1
-    subjects = {m.to[0]: m.subject for m in mail.outbox}
-    assert "ran out of time" in subjects.get(game.seats.exclude(user=late).get().user.email, "") or any(
-        "ran out of time" in m.subject for m in mail.outbox
-    )
-    assert len([m for m in mail.outbox if "is over" in m.subject]) == 2
+    # The winner gets one email, saying why the game ended and with the result; the late player "is over".
+    winner = game.seats.exclude(user=late).get().user
+    to_winner = [m for m in mail.outbox if winner.email in m.to]
+    assert len(to_winner) == 1 and f"{late.shown_name} ran out of time in" in to_winner[0].subject
+    assert "is over. The result:" in to_winner[0].body and "(ran out of time)" in to_winner[0].body
+    assert [m.to for m in mail.outbox if "is over" in m.subject] == [[late.email]]
 
 
 def test_three_player_forfeit_ranks_last_and_a_bot_finishes_the_seat(users, commit):

@@ -42,6 +42,20 @@ def test_the_others_learn_by_email_that_a_player_resigned(client, player, oppone
     assert any("resigned" in s for s in subjects), subjects
 
 
+def test_a_resignation_that_ends_a_two_player_game_is_one_email_not_two(
+    client, player, opponent, django_capture_on_commit_callbacks
+):
+    """The game-over email names the resignation; a second "X resigned" email about the same moment is noise."""
+    game = make_game(player, opponent)
+    mail.outbox.clear()
+    client.force_login(player)
+    with django_capture_on_commit_callbacks(execute=True):
+        resign(client, game)
+    to_opponent = [m for m in mail.outbox if opponent.email in m.to]
+    assert len(to_opponent) == 1, [m.subject for m in to_opponent]
+    assert "resigned" in to_opponent[0].subject and "is over" in to_opponent[0].body
+
+
 def test_with_more_players_left_a_bot_plays_the_resigned_seat(client, player, opponent):
     third = UserFactory(username="third")
     game = make_game(player, opponent, third)
@@ -106,8 +120,9 @@ def test_a_dominion_game_won_by_resignation_is_drawn_as_over_with_every_card_sho
     view = client.get(reverse("games:detail", args=[game.pk])).context["view"]
     assert all(s["hand"] is not None and "deck" in s for s in view["seats"])
     assert view["result"]["winners"] == [game.seats.get(user=opponent).position]
-    over = [m.body for m in mail.outbox if m.subject.endswith("is over") and opponent.email in m.to]
-    assert over and f"{player.shown_name} (resigned)" in over[0] and "ran out of time" not in over[0], over
+    over = [m.body for m in mail.outbox if opponent.email in m.to]
+    assert len(over) == 1 and "is over" in over[0], over
+    assert f"{player.shown_name} (resigned)" in over[0] and "ran out of time" not in over[0], over
 
 
 def test_a_game_ended_by_a_resignation_offers_its_winner_no_move(client, player, opponent):
