@@ -124,3 +124,16 @@ def test_golden_add_refuses_a_running_game_unless_told(games, tmp_path):
     assert (tmp_path / "counter" / f"site-{running.pk}.json").exists()
     with pytest.raises(CommandError, match="no game"):
         call_command("golden_add", "999999", stdout=StringIO())
+
+
+def test_golden_add_never_overwrites_a_record_of_the_same_id_unless_told(games, tmp_path):
+    # Game ids are per database: site-7.json from another database is another game, kept in the corpus.
+    finished = games[1]
+    path = tmp_path / "counter" / f"site-{finished.pk}.json"
+    path.parent.mkdir(parents=True)
+    path.write_text('{"kept": true}')
+    with pytest.raises(CommandError, match="already exists"):
+        call_command("golden_add", str(finished.pk), "--out", str(tmp_path), stdout=StringIO())
+    assert path.read_text() == '{"kept": true}'
+    call_command("golden_add", str(finished.pk), "--out", str(tmp_path), "--replace", stdout=StringIO())
+    assert read_record(path)["source"].startswith(f"site game {finished.pk}")

@@ -24,15 +24,26 @@ class Command(BaseCommand):
     help = "Add a site game to the golden corpus (tests/golden/<kind>/site-<id>.json)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        """``GAME_ID``, ``--out DIR`` (default tests/golden), ``--running``."""
+        """``GAME_ID``, ``--out DIR`` (default tests/golden), ``--running``, ``--replace``."""
         parser.add_argument("game_id", type=int)
         parser.add_argument("--out", type=Path, default=Path(settings.BASE_DIR) / "tests" / "golden")
         parser.add_argument(
             "--running", action="store_true", help="allow a game in progress (its seed and hands become public)"
         )
+        parser.add_argument(
+            "--replace",
+            action="store_true",
+            help="overwrite an existing record of the same id (another database's game)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        """Write the record; ``CommandError`` for a missing, unstarted or (without ``--running``) running game."""
+        """Write the record.
+
+        Raises:
+            CommandError: a missing, unstarted or (without ``--running``) running game; a log that does
+                not replay; a record of that id already in the corpus (without ``--replace``): ids
+                restart with each database, so it is most likely another game worth keeping.
+        """
         try:
             game = Game.objects.get(pk=options["game_id"])
         except Game.DoesNotExist:
@@ -55,7 +66,9 @@ class Command(BaseCommand):
         except Exception as exc:  # the log does not replay: nothing to add
             raise CommandError(f"game {game.pk} does not replay: {exc!r}") from exc
         folder = options["out"] / game.kind
-        folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"site-{game.pk}.json"
+        if path.exists() and not options["replace"]:
+            raise CommandError(f"{path} already exists (a game of another database?): use --replace to overwrite it")
+        folder.mkdir(parents=True, exist_ok=True)
         write_record(record, path)
         self.stdout.write(f"wrote {path} ({len(moves)} moves, engine version {record['engine_version']})")
