@@ -38,6 +38,10 @@ class ReplayReport:
         problem: what differs, or "" when ok.
         seconds: the replay's wall-clock time.
         moves: the moves replayed.
+        settled: it no longer replays, but it had stopped (frozen) and a
+            moderator has since settled it (adjudicated: ``ok`` is True, the
+            problem kept for the report). Nothing more can happen to it, so it
+            fails no deploy check; it is listed apart.
     """
 
     game_id: int
@@ -47,6 +51,7 @@ class ReplayReport:
     problem: str
     seconds: float
     moves: int
+    settled: bool = False
 
 
 def check_game(game: Game, seats: list[Seat], moves: list[tuple[int, int, dict[str, Any]]]) -> ReplayReport:
@@ -64,14 +69,17 @@ def check_game(game: Game, seats: list[Seat], moves: list[tuple[int, int, dict[s
         problem = _compare(game, engine_for(game), seats, moves)
     except ReplayBroken as broken:
         problem = broken.reason
+    # A game that froze and that a moderator then ended: its result is the moderator's, not the rules'.
+    settled = bool(problem) and game.status == Game.Status.FINISHED and bool(game.frozen_reason)
     return ReplayReport(
         game_id=game.pk,
         kind=game.kind,
         engine_version=game.engine_version,
-        ok=not problem,
+        ok=not problem or settled,
         problem=problem,
         seconds=time.perf_counter() - start,
         moves=len(moves),
+        settled=settled,
     )
 
 

@@ -6,14 +6,19 @@ import json
 from io import StringIO
 
 import pytest
+from django.core.cache import cache
 from django.core.management import CommandError, call_command
 from django.db import connection
 
 from games import services
 from games.engine.core import IllegalMove
 from games.engine.golden import check_record, read_record
+from games.lifecycle import game_freeze
 from games.models import Game
+from games.replay import ReplayBroken, state_at
+from moderation import services as moderation
 from tests.conftest import make_game, skip_missing_service, user_to_move
+from tests.factories import UserFactory
 from tests.fakes import CounterEngine
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("site_test")]
@@ -137,3 +142,31 @@ def test_golden_add_never_overwrites_a_record_of_the_same_id_unless_told(games, 
     assert path.read_text() == '{"kept": true}'
     call_command("golden_add", str(finished.pk), "--out", str(tmp_path), "--replace", stdout=StringIO())
     assert read_record(path)["source"].startswith(f"site game {finished.pk}")
+
+
+def test_a_stopped_game_a_moderator_settled_is_listed_apart_and_fails_no_deploy(games, monkeypatch):
+    # The running game stops replaying (a rules change without a version check), freezes, and a
+    # moderator adjudicates it: it is settled for good, and the pre-deploy check must not fail on it forever.
+    running = games[0]
+    original = CounterEngine.check
+
+    def stricter(self, state, player, move):
+        if move.get("n") == 2:
+            raise IllegalMove("Add 1 or 3.", "bad_number")
+        original(self, state, player, move)
+
+    monkeypatch.setattr(CounterEngine, "check", stricter)
+    cache.clear()
+    with pytest.raises(ReplayBroken) as broken:
+        state_at(running)
+    game_freeze(game_id=running.pk, broken=broken.value)
+    moderator = UserFactory(username="mod", is_staff=True, is_superuser=True)  # transaction=True: no groups
+    moderation.game_adjudicate(moderator=moderator, game_id=running.pk, ranks={0: 1, 1: 2}, reason="stopped")
+    out = check("--workers", "1")
+    assert "2 of 2 games replay or were settled by a moderator" in out
+    assert f"game {running.pk} counter v1: settled by a moderator after it stopped replaying" in out
+    # Settled is not a pass for a game that still runs: the others are checked as before.
+    finished = games[1]
+    finished.seats.filter(rank=1).update(score=7)
+    with pytest.raises(CommandError, match=rf"1 game\(s\) no longer replay: {finished.pk}"):
+        check("--workers", "1")

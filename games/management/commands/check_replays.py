@@ -62,10 +62,8 @@ class Command(BaseCommand):
             for batch in results:
                 reports.extend(batch)
                 for r in batch:
-                    if verbose or not r.ok:
-                        line = f"game {r.game_id} {r.kind} v{r.engine_version}: "
-                        line += f"ok, {r.moves} moves in {r.seconds * 1000:.1f} ms" if r.ok else r.problem
-                        self.stdout.write(line)
+                    if verbose or not r.ok or r.settled:
+                        self.stdout.write(_line(r))
                 elapsed = time.perf_counter() - started
                 rate = len(reports) / elapsed if elapsed else 0
                 sys.stderr.write(f"\r{len(reports):,}/{len(ids):,} games, {rate:,.0f}/s")
@@ -78,11 +76,21 @@ class Command(BaseCommand):
             sys.stderr.write("\n")
         elapsed = time.perf_counter() - started
         bad = [r for r in reports if not r.ok]
+        settled = sum(r.settled for r in reports)
         times = [r.seconds for r in reports] or [0.0]
         self.stdout.write(
             f"{len(reports) - len(bad):,} of {len(reports):,} games replay "
-            f"({sum(r.moves for r in reports):,} moves) in {elapsed:.1f} s with {workers} worker(s); "
+            + (f"or were settled by a moderator ({settled:,} settled) " if settled else "")
+            + f"({sum(r.moves for r in reports):,} moves) in {elapsed:.1f} s with {workers} worker(s); "
             f"per game: median {statistics.median(times) * 1000:.1f} ms, slowest {max(times) * 1000:.1f} ms"
         )
         if bad:
             raise CommandError(f"{len(bad)} game(s) no longer replay: {', '.join(str(r.game_id) for r in bad[:20])}")
+
+
+def _line(r: ReplayReport) -> str:
+    """One game's line of the report."""
+    line = f"game {r.game_id} {r.kind} v{r.engine_version}: "
+    if r.settled:
+        return line + f"settled by a moderator after it stopped replaying ({r.problem})"
+    return line + (f"ok, {r.moves} moves in {r.seconds * 1000:.1f} ms" if r.ok else r.problem)
