@@ -32,9 +32,11 @@ def _visible_to(viewer: User | None, owner: User) -> Q:
 
 
 def current_games(owner: User, viewer: User | None) -> QuerySet[Game]:
-    """``owner``'s open and running games that ``viewer`` may see, most recent first."""
+    """``owner``'s open, running and frozen (waiting on a moderator) games that ``viewer`` may see, newest first."""
     qs = Game.objects.filter(
-        _visible_to(viewer, owner), seats__user=owner, status__in=[Game.Status.OPEN, Game.Status.ACTIVE]
+        _visible_to(viewer, owner),
+        seats__user=owner,
+        status__in=[Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.FROZEN],
     )
     # Rows are drawn by ``games_tags.game_rows``, which reads their seats (or reuses the drawn rows).
     return qs.defer("options", "seed").order_by("-started", "-created", "-pk")[:50]

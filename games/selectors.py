@@ -124,10 +124,9 @@ def my_move_games(user: User) -> QuerySet[Game]:
 
 
 def my_waiting_games(user: User) -> QuerySet[Game]:
-    """Running games of ``user``'s where someone else owes the decision."""
-    qs = Game.objects.filter(status=Game.Status.ACTIVE, seats__user=user, seats__owes_move=False).order_by(
-        "-started", "pk"
-    )
+    """Running games of ``user``'s where someone else owes the decision, and frozen ones (waiting on a moderator)."""
+    running = [Game.Status.ACTIVE, Game.Status.FROZEN]
+    qs = Game.objects.filter(status__in=running, seats__user=user, seats__owes_move=False).order_by("-started", "pk")
     return _row_columns(qs)[:WAITING_LIMIT]
 
 

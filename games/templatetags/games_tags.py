@@ -134,6 +134,8 @@ def game_row(game: Any) -> str:
     if game.is_open:
         free = game.seats_free
         meta.append(ngettext("%(free)s seat free", "%(free)s seats free", free) % {"free": free})
+    if game.is_frozen:
+        meta.append(_("stopped: a moderator will settle it"))
     return format_html(
         '<li class="game-row"><a href="{}">{}</a> <span class="players">{}</span> <span class="meta">{}</span>{}</li>',
         game.get_absolute_url(),
@@ -267,7 +269,7 @@ def game_rows(games: Any) -> str:
         g.pk: f"herald:row:{g.pk}:{g.last_seq}:{g.status}:{'.'.join(map(str, g.to_act))}:"
         f"{g.deadline.timestamp() if g.deadline else ''}:{where}"
         for g in games
-        if g.status in (Game.Status.ACTIVE, Game.Status.FINISHED)
+        if g.status in (Game.Status.ACTIVE, Game.Status.FINISHED, Game.Status.FROZEN)
     }
     drawn = cache.get_many(list(keys.values())) if keys else {}
     missing = [g for g in games if keys.get(g.pk) not in drawn]

@@ -191,3 +191,20 @@ def test_a_moderator_seated_in_a_frozen_game_cannot_open_its_hidden_log_once_it_
     with pytest.raises(services.ModerationError, match="You play in this game"):
         services.game_full_log(moderator=moderator, game_id=game.pk)
     assert not ModerationAction.objects.filter(action=Kind.LOG_VIEW).exists()
+
+
+def test_a_frozen_game_stays_in_its_players_lists_marked_as_stopped(client, player, opponent, monkeypatch):
+    # Its players must find it again (to read the moderator's decision when it comes), not lose it.
+    game = play(make_game(player, opponent), 1)
+    with monkeypatch.context() as broken:
+        broken.setattr(CounterEngine, "version", 2)
+        cache.clear()
+        client.force_login(player)
+        client.get(game.get_absolute_url())
+    cache.clear()
+    game.refresh_from_db()
+    assert game.status == Game.Status.FROZEN
+    for page in (reverse("games:lobby"), reverse("accounts:profile", args=[player.username])):
+        html = client.get(page).content.decode()
+        assert game.get_absolute_url() in html, page
+        assert "stopped: a moderator will settle it" in html, page
