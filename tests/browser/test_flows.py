@@ -172,3 +172,17 @@ def test_a_sign_up_refused_for_its_password_starts_at_the_password(browser, live
     page.wait_for_selector(".errorlist")
     assert page.evaluate("document.activeElement.name") == "password1"
     page.close()
+
+
+def test_the_new_game_form_shows_only_the_seats_the_chosen_number_of_players_has(browser, live_server):
+    user = UserFactory()
+    page = browser.new_page()
+    sign_in(page, live_server, user.username)
+    page.goto(f"{live_server.url}/games/new/")
+    assert page.is_visible("#id_seat_2")
+    assert not page.is_visible("#id_seat_3") and not page.is_visible("#id_seat_4")
+    page.select_option("#id_players", "3")
+    assert page.is_visible("#id_seat_3") and not page.is_visible("#id_seat_4")
+    page.select_option("#id_players", "4")
+    assert page.is_visible("#id_seat_3") and page.is_visible("#id_seat_4")
+    page.close()
