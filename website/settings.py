@@ -280,7 +280,9 @@ LANGUAGES = [
     ("zh-hant", _("Traditional Chinese")),
     ("zh-hans", _("Simplified Chinese")),
 ]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# The site's catalogue first; then its corrections of allauth's Chinese wording (scripts/allauth_terms.py),
+# which must win over allauth's own catalogue and so sit here, not in an app.
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "website" / "allauth_terms"]
 USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True

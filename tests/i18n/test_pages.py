@@ -320,3 +320,12 @@ def test_domaine_log_sentences_built_from_parts_end_with_the_chinese_full_stop(l
         )
     for text in (castle, play):
         assert text.endswith("。") and not re.search(r"[.]$| （", text), text
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_account_email_pages_say_email_in_chinese_as_the_rest_of_the_site(client, language):
+    # allauth's own zh catalogues say "Email地址" where the site says 电子邮件 / 電子郵件.
+    client.force_login(_user(language))
+    text = _text(client.get(reverse("account_email")))
+    assert "Email" not in text.replace("email", ""), re.findall(r".{0,12}Email.{0,12}", text)
+    assert {"zh-hans": "电子邮件地址", "zh-hant": "電子郵件地址"}[language] in text
