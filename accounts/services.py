@@ -6,12 +6,15 @@ Keyword-only functions, each in one transaction, raising
 
 from __future__ import annotations
 
+import contextlib
+
 from allauth.account.models import EmailAddress
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Block, User
+from games import services as games
 from games.models import Game, Invitation, Seat
 
 __all__ = ["AccountError", "block_create", "block_delete", "user_delete", "user_settings_update"]
@@ -67,8 +70,15 @@ def user_delete(*, user: User) -> User:
         if user.deleted is not None:
             raise AccountError(_("This account has already been deleted."))
         now = timezone.now()
-        Game.objects.filter(creator=user, status=Game.Status.OPEN).update(status=Game.Status.ABORTED, finished=now)
-        Seat.objects.filter(user=user, game__status=Game.Status.OPEN).delete()
+        # Through the games' own cancel and leave, as the player's buttons would: each game locked,
+        # and the cancel announced (GameCancelled) to the apps that listen.
+        for game_id in Game.objects.filter(creator=user, status=Game.Status.OPEN).values_list("pk", flat=True):
+            with contextlib.suppress(games.GameNotActive):  # it started meanwhile: it goes on like the others
+                games.game_cancel(game_id=game_id, user=user)
+        open_seats = Seat.objects.filter(user=user, game__status=Game.Status.OPEN).exclude(game__creator=user)
+        for game_id in open_seats.values_list("game_id", flat=True):
+            with contextlib.suppress(games.GameNotActive):
+                games.game_leave(game_id=game_id, user=user)
         Invitation.objects.filter(user=user).delete()
         Block.objects.filter(blocker=user).delete()
         Block.objects.filter(blocked=user).delete()

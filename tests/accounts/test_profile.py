@@ -130,3 +130,44 @@ def test_rated_game_page_end_to_end_shows_the_change(client, player, opponent):
     html = response.content.decode()
     assert "Rating changes" in html
     assert "1500 →" in html
+
+
+def test_deleting_an_account_cancels_its_open_games_and_leaves_the_others_as_the_players_own_buttons_do(
+    player, opponent
+):
+    # Through the games' own cancel and leave: locked, and announced (GameCancelled) to the apps that
+    # listen, e.g. a tournament waiting to fill a table or the API's event stream.
+    from games import events
+    from games import services as game_services
+    from games.models import Game
+
+    leaver = UserFactory()
+    theirs = game_services.game_create(
+        creator=leaver,
+        kind="counter",
+        options={},
+        players=3,
+        rated=False,
+        private=False,
+        time_per_move=game_services.TIME_CONTROLS[0],
+    )
+    other = game_services.game_create(
+        creator=player,
+        kind="counter",
+        options={},
+        players=3,
+        rated=False,
+        private=False,
+        time_per_move=game_services.TIME_CONTROLS[0],
+    )
+    game_services.game_join(game_id=other.pk, user=leaver)
+    heard: list[events.GameCancelled] = []
+    events.subscribe(events.GameCancelled, heard.append)
+    try:
+        account_services.user_delete(user=leaver)
+    finally:
+        events.unsubscribe(events.GameCancelled, heard.append)
+    theirs.refresh_from_db()
+    other.refresh_from_db()
+    assert theirs.status == Game.Status.ABORTED and [(e.game.pk, e.why) for e in heard] == [(theirs.pk, "creator")]
+    assert other.status == Game.Status.OPEN and not other.seats.filter(user=leaver).exists()
