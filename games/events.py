@@ -29,7 +29,8 @@ event                  published when                                       list
 =====================  ===================================================  ==========================================
 GameStarted            the last seat is taken and the cards are dealt       correspondence: "game started" emails
 MovesApplied           moves were appended to the log (a person's, the      (none yet: statistics, the API's stream)
-                       forced moves after it, a bot's, a timeout answer)
+                       forced moves after it, a bot's, a timeout answer,
+                       an undo entry: ``games.engine.undo.is_undo``)
 DecisionsOwed          clocks started for seats that now owe a decision     correspondence: "your move" emails
 ClockRunningLow        a running clock passed 80% of its time               correspondence: "time low" email
 SeatForfeited          a seat timed out, resigned or was forfeited          correspondence: the others' email
