@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from accounts.models import User
 
 #: How many of the log's last entries an undo looks at (a turn longer than this is not taken back).
-LOOKBACK = 2 * RECENT_EVENTS
+LOOKBACK = 200
 
 
 def undo_plan(game: Game, position: int) -> rules.Plan:
@@ -56,6 +56,8 @@ def undo_plan(game: Game, position: int) -> rules.Plan:
     """
     engine = _engine(game)
     snap = snapshot_at(game)
+    if engine.turn_player(snap.state) != position:  # the common case on a page: no need to read the log
+        raise IllegalMove(str(_REFUSALS["undo_not_your_turn"]), "undo_not_your_turn")
     rows = list(
         game.actions.filter(seq__gt=game.last_seq - LOOKBACK).order_by("seq").values_list("seq", "seat", "move")
     )

@@ -228,7 +228,8 @@ def plan(
     else:
         raise IllegalMove("That move is too far back to take back.", "undo_too_far")
     first_event = events[0][0] if events else None
-    if not complete and (first_event is None or first_event > to + 1):
+    # Every event of every move after ``to`` must be in hand (the oldest seq may have lost some).
+    if not complete and (first_event is None or first_event > to):
         raise IllegalMove("That move is too far back to take back.", "undo_too_far")
     by_seq: dict[int, list[Event]] = {}
     for seq, e in events:
