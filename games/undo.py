@@ -36,7 +36,7 @@ from games.fanout import on_commit_cache_and_fan_out
 from games.locking import lock_game
 from games.models import Action, Game, Seat, UndoRequest
 from games.moves import MoveResult
-from games.replay import RECENT_EVENTS, engine_for, replay, snapshot_at
+from games.replay import RECENT_EVENTS, ReplayBroken, engine_for, replay, snapshot_at
 from games.turns import update_turn_fields
 
 if TYPE_CHECKING:
@@ -173,8 +173,18 @@ def open_request(game: Game) -> UndoRequest | None:
     )
 
 
+def supports_undo(game: Game) -> bool:
+    """True when the game's engine says what may be taken back (``Engine.undo_barrier``)."""
+    try:
+        return hasattr(engine_for(game), "undo_barrier")
+    except ReplayBroken:
+        return False
+
+
 def undo_request_mark(game: Game) -> str:
     """A short mark of the game's open undo request and its answers ("" for none), for the page's poll cursor."""
+    if not supports_undo(game):
+        return ""
     row = (
         UndoRequest.objects.filter(game=game, status=UndoRequest.Status.OPEN, at_seq=game.last_seq)
         .values_list("pk", "agreed")
@@ -243,16 +253,17 @@ def undo_context(game: Game, seat: Seat | None, seats: list[Seat]) -> dict[str, 
     """What the game page shows of undo to ``seat``'s player (``games/_undo.html``), or None for nothing.
 
     Keys: ``free`` (an Undo button), ``ask`` (an "ask the others" button,
-    with ``why``), ``count`` (moves it takes back), ``request`` (the open consent
-    request), ``asker`` (its player's name), ``voter`` (this player must
-    answer it), ``answered`` (this player agreed already), ``mine`` (this
+    with ``why``), ``count`` (moves it takes back), ``request`` (the open
+    consent request), ``asker`` (its player's name), ``voter`` (this player
+    must answer it), ``answered`` (this player agreed already), ``mine`` (this
     player asked), ``declined_by`` (who declined this player's request at
-    this position), ``forced_due``
-    (when a waiting End turn is made, UTC).
+    this position), ``forced_due`` (when a waiting End turn is made, UTC).
+    At most two queries (the request, and the log's tail for the turn's player).
     """
-    if seat is None or seat.given_up or not game.is_active:
+    if seat is None or seat.given_up or not game.is_active or not supports_undo(game):
         return None
-    request = open_request(game)
+    latest = UndoRequest.objects.filter(game=game, at_seq=game.last_seq).order_by("-pk").first()
+    request = latest if latest is not None and latest.status == UndoRequest.Status.OPEN else None
     out: dict[str, Any] = {"request": request, "forced_due": game.forced_due}
     if request is not None:
         asker = next((s for s in seats if s.position == request.seat), None)
@@ -260,15 +271,8 @@ def undo_context(game: Game, seat: Seat | None, seats: list[Seat]) -> dict[str, 
         out["voter"] = any(s.pk == seat.pk for s in _voters(seats, request.seat))
         out["answered"] = seat.position in request.agreed
         out["mine"] = request.seat == seat.position
-    else:
-        no = (
-            UndoRequest.objects.filter(
-                game=game, seat=seat.position, status=UndoRequest.Status.DECLINED, at_seq=game.last_seq
-            )
-            .values_list("declined_by", flat=True)
-            .first()
-        )
-        out["declined_by"] = next((str(s.name) for s in seats if no is not None and s.position == no), "")
+    elif latest is not None and latest.status == UndoRequest.Status.DECLINED and latest.seat == seat.position:
+        out["declined_by"] = next((str(s.name) for s in seats if s.position == latest.declined_by), "")
     try:
         plan = undo_plan(game, seat.position)
     except IllegalMove:
