@@ -39,6 +39,8 @@ GameFinished           a game ended with ranks (by the rules, a forfeit     corr
 GameCancelled          an open game was cancelled or expired, or a          correspondence: the creator's email
                        moderator aborted a game                             (expired games)
 ChatPosted             a chat line was posted                               correspondence: chat emails
+UndoAsked              a player asked the others to let them take moves     correspondence: "allow it?" emails
+                       back (``games.undo``)
 ChangesCommitted       after commit of any of the above                     correspondence: queue the outbox rows;
                                                                             games.tasks: queue the bots' turn
 =====================  ===================================================  ==========================================
@@ -180,6 +182,23 @@ class ChatPosted:
 
 
 @dataclass(frozen=True, slots=True)
+class UndoAsked:
+    """A player asked the other players to let them take back moves (``games.undo``).
+
+    Attributes:
+        game: the Game (``last_seq``: the position the request is open at).
+        request_id: the ``UndoRequest``'s id.
+        seat: the position asking.
+        voters: the seats whose person must answer, users loaded.
+    """
+
+    game: Game
+    request_id: int
+    seat: int
+    voters: list[Seat]
+
+
+@dataclass(frozen=True, slots=True)
 class ChangesCommitted:
     """After commit of a change to a game: the moment to queue work about it.
 
@@ -209,6 +228,7 @@ EVENTS: tuple[type, ...] = (
     GameFinished,
     GameCancelled,
     ChatPosted,
+    UndoAsked,
     ChangesCommitted,
 )
 

@@ -32,7 +32,7 @@ from games import events, policy
 from games.engine import undo as rules
 from games.engine.core import IllegalMove
 from games.errors import AccountRestricted, GameNotActive, NotYourMove, StaleMove
-from games.fanout import on_commit_cache_and_fan_out
+from games.fanout import on_commit_cache_and_fan_out, on_commit_fan_out
 from games.locking import lock_game
 from games.models import Action, Game, Seat, UndoRequest
 from games.moves import MoveResult
@@ -116,9 +116,13 @@ def game_undo_ask(*, game_id: int, user: User, expected_seq: int) -> UndoRequest
             return request
         if request is not None:
             raise IllegalMove(_("Another request to take moves back is waiting for an answer."), "undo_pending")
-        return UndoRequest.objects.create(
+        since = timezone.now()
+        request = UndoRequest.objects.create(
             game=game, seat=seat.position, to=plan.to, count=plan.count, at_seq=game.last_seq
         )
+        events.publish(events.UndoAsked(game=game, request_id=request.pk, seat=seat.position, voters=voters))
+        on_commit_fan_out(game, since=since, after_answer=True)  # correspondence queues the emails
+        return request
 
 
 def game_undo_answer(*, game_id: int, user: User, request_id: int, agree: bool) -> UndoRequest | MoveResult:
