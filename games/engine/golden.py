@@ -27,6 +27,9 @@ be too big.
     python -m games.engine.golden record --kind all --out tests/golden
     python -m games.engine.golden check tests/golden
 
+A log may hold undo entries (``games.engine.undo``): replay goes back at
+each, as the site does (``tests/golden/dominion/undo-*.json``).
+
 ``record_game`` makes a record from a game's parameters and moves (what a
 ``manage.py golden_add GAME_ID`` needs); ``check_record`` lists what no
 longer replays.
