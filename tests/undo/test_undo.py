@@ -179,3 +179,5 @@ def test_replays_checks_records_and_the_golden_tools_handle_taken_back_moves(gra
     page = client.get(f"/games/{game.pk}/replay?step={undo_seq}")
     assert page.status_code == 200
     assert "takes back their last move" in page.content.decode()
+    misclick = client.get(f"/games/{game.pk}/replay?step={undo_seq - 1}").content.decode()
+    assert f"This move was taken back at move {undo_seq}." in misclick
