@@ -70,3 +70,24 @@ def test_the_others_allow_it_from_their_page(client, django_user_model, player, 
 def Game_fresh(game):  # noqa: N802 - reads as the fresh row
     game.refresh_from_db()
     return game
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("zh-hans", "需要其他玩家同意"), ("zh-hant", "需要其他玩家同意"), ("en", "the others must agree")],
+)
+def test_a_refused_undo_says_why_in_the_readers_language(settings, client, player, opponent, language, words):
+    game = advance(make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"}), drawer_in_hand)
+    p = services.state_at(game).current
+    drawer = next(c for c in services.state_at(game).hands[p] if c in DRAWERS)
+    services.game_submit_move(
+        game_id=game.pk, user=user_of(game, p), move={"act": "play", "card": drawer}, expected_seq=game.last_seq
+    )
+    game.refresh_from_db()
+    client.force_login(user_of(game, p))
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    refused = client.post(
+        reverse("games:undo", args=[game.pk]), {"seq": game.last_seq, "ask": "0"}, HTTP_HX_REQUEST="true"
+    )
+    assert refused.status_code == HTTPStatus.UNPROCESSABLE_ENTITY
+    assert words in refused.content.decode()
