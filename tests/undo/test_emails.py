@@ -7,6 +7,7 @@ from django.core import mail
 
 from correspondence.models import Notification
 from correspondence.outbox import notification_send
+from correspondence.preferences import settings_for, unsubscribe, unsubscribe_token
 from games import services
 from games.engine.dominion.engine import ENGINE
 from tests.conftest import make_game
@@ -56,3 +57,10 @@ def test_the_email_is_dropped_once_a_move_came_first():
     for row in Notification.objects.filter(kind=Notification.Kind.UNDO_ASKED):
         notification_send(notification_id=row.pk)
     assert mail.outbox == []
+
+
+def test_the_emails_unsubscribe_link_turns_off_your_move_emails():
+    user = UserFactory(username="dee")
+    unsubscribe(token=unsubscribe_token(user, Notification.Kind.UNDO_ASKED))
+    prefs = settings_for(user)
+    assert not prefs.wants(Notification.Kind.UNDO_ASKED) and not prefs.wants(Notification.Kind.YOUR_MOVE)
