@@ -253,6 +253,8 @@ def describe_move(name: str, move: dict[str, Any]) -> str:
         return _("%(name)s answers yes.") % params
     if act == "no":
         return _("%(name)s answers no.") % params
+    if act == "undo":  # games.engine.undo: an entry that goes back to the position after move "to"
+        return _("%(name)s takes back their moves after move %(to)s.") % {"name": name, "to": move.get("to", "?")}
     if act == "choose":
         if not cards:
             return _("%(name)s chooses nothing.") % params

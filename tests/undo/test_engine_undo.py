@@ -7,6 +7,7 @@ import pytest
 from games.engine import undo
 from games.engine.core import IllegalMove
 from games.engine.dominion.engine import ENGINE
+from games.selectors import describe_move
 
 
 def test_retracted_seqs_follow_each_undo_in_order():
@@ -24,3 +25,7 @@ def test_an_undo_to_a_position_taken_back_is_refused():
     assert run.state.phase == "action"
     with pytest.raises(IllegalMove):
         run.apply(3, 0, moves[2])
+
+
+def test_the_log_without_events_names_an_undo_entry():
+    assert describe_move("Ann", undo.undo_entry(12)) == "Ann takes back their moves after move 12."
