@@ -104,6 +104,12 @@ def _content_lines(n: Notification) -> dict[str, Any]:
     elif n.kind == Kind.CANCELLED:
         subject = _("%(game)s was cancelled") % {"game": title}
         lines.append(_("Not enough players joined %(game)s in 14 days, so it was cancelled.") % {"game": title})
+    elif n.kind == Kind.UNDO_ASKED:
+        asker = next((s for s in seats if s.position == n.data.get("seat")), None)
+        name = str(asker.name) if asker else "?"
+        subject = _("%(name)s asks to take back a move in %(game)s") % {"name": name, "game": title}
+        lines.append(_("%(name)s asks to take back their last move in %(game)s.") % {"name": name, "game": title})
+        lines.append(_("Open the game to allow it or refuse; the request ends with the next move."))
     else:  # chat
         author = next((s for s in seats if s.user_id == n.data.get("from")), None)
         name = author.user.shown_name if author and author.user_id else "?"

@@ -53,6 +53,11 @@ def on_chat_posted(event: events.ChatPosted) -> None:
     outbox.notify_chat(message=event.message)
 
 
+def on_undo_asked(event: events.UndoAsked) -> None:
+    """Owe each player who must answer a request to take moves back an "allow it?" email."""
+    outbox.notify_undo_asked(game=event.game, request_id=event.request_id, seat=event.seat, voters=event.voters)
+
+
 def on_changes_committed(event: events.ChangesCommitted) -> None:
     """After commit: queue a send task for each outbox row the change wrote."""
     outbox_enqueue(game_id=event.game_id, since=event.since)
@@ -67,5 +72,6 @@ def connect() -> None:
     events.subscribe(events.GameFinished, on_game_finished)
     events.subscribe(events.GameCancelled, on_game_cancelled)
     events.subscribe(events.ChatPosted, on_chat_posted)
+    events.subscribe(events.UndoAsked, on_undo_asked)
     events.subscribe(events.ChangesCommitted, on_changes_committed)
     policy.register_absence(vacation_ends)

@@ -48,6 +48,7 @@ class Notification(models.Model):
         TIMED_OUT = "timed_out", _("A player timed out")
         CANCELLED = "cancelled", _("Game cancelled")
         CHAT = "chat", _("Chat message while you are away")
+        UNDO_ASKED = "undo_asked", _("A player asks to take back a move")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")
@@ -123,7 +124,8 @@ class NotificationSettings(models.Model):
 
     def wants(self, kind: str) -> bool:
         """True if the user wants emails of ``kind`` at all (a digest counts as wanting)."""
-        if kind == Notification.Kind.YOUR_MOVE:
+        if kind in (Notification.Kind.YOUR_MOVE, Notification.Kind.UNDO_ASKED):
+            # A request to take moves back waits on this person as a move does.
             return self.your_move != self.YourMove.NEVER
         return bool(getattr(self, kind, False))
 

@@ -38,7 +38,7 @@ from correspondence.emails import absolute, content_for, game_title_of, message_
 from correspondence.models import Notification, NotificationSettings
 from correspondence.preferences import settings_for
 from games.locking import retry_on_deadlock
-from games.models import ChatMessage, Game, Seat
+from games.models import ChatMessage, Game, Seat, UndoRequest
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +81,11 @@ def notify_your_move(*, game: Game, seats: Iterable[Seat]) -> None:
     seats = [s for s in seats if s.user_id is not None and not s.bot_played]
     for seat in seats:
         _notify([seat.user_id], game, Kind.YOUR_MOVE, seat.clock_seq)
+
+
+def notify_undo_asked(*, game: Game, request_id: int, seat: int, voters: Iterable[Seat]) -> None:
+    """Owe "X asks to take back a move: allow it?" to each of ``voters`` (keyed on the position asked at)."""
+    _notify([s.user_id for s in voters], game, Kind.UNDO_ASKED, game.last_seq, {"request": request_id, "seat": seat})
 
 
 def notify_game_started(*, game: Game, except_user_id: int | None = None) -> None:
@@ -246,9 +251,21 @@ def _skip_reason(n: Notification) -> str:
             return "digest"
     if n.kind == Kind.CHAT and _chat_withdrawn(n):
         return "the message was hidden, or its author is blocked"
+    if n.kind == Kind.UNDO_ASKED and not _undo_still_open(n):
+        return "the request to take moves back is no longer open"
     if n.kind == Kind.TIME_LOW and not _still_your_move(n):
         return "no longer the user's move"
     return ""
+
+
+def _undo_still_open(n: Notification) -> bool:
+    """True while the request ``n`` is about still waits for answers (games.undo.open_request)."""
+    return UndoRequest.objects.filter(
+        pk=n.data.get("request"),
+        game_id=n.game_id,
+        status=UndoRequest.Status.OPEN,
+        at_seq=n.game.last_seq,
+    ).exists()
 
 
 def _still_your_move(n: Notification) -> bool:

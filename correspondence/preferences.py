@@ -63,7 +63,8 @@ def unsubscribe(*, token: str) -> tuple[User, str]:
     data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
     user = User.objects.get(pk=data["u"])
     kind = data["k"]
-    if kind == Kind.YOUR_MOVE:
+    if kind in (Kind.YOUR_MOVE, Kind.UNDO_ASKED):
+        # Requests to take moves back follow the "your move" setting (NotificationSettings.wants).
         settings_update(user=user, your_move=NotificationSettings.YourMove.NEVER)
     elif kind in Kind.values:
         settings_update(user=user, **{kind: False})

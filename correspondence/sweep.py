@@ -22,6 +22,7 @@ from correspondence import outbox
 from correspondence.models import Notification
 from games.autoplay import game_timeout
 from games.clocks import clock_warn
+from games.grace import forced_moves_due
 from games.lifecycle import OPEN_GAME_LIFETIME, game_expire
 from games.locking import retry_on_deadlock
 from games.models import Game, Seat
@@ -38,7 +39,8 @@ REQUEST_SWEEP_INTERVAL = 30
 def sweep(now: datetime | None = None) -> dict[str, int]:
     """Do everything that is due; safe to run as often as wanted, and twice at once.
 
-    In order: apply the timeout rule to every decision past its deadline
+    In order: make the forced moves whose grace is over (``games.grace``),
+    apply the timeout rule to every decision past its deadline
     (an indexed query on ``Seat.deadline``), owe the 80% warnings
     (``Seat.warn_at``), cancel open games older than 14 days, and send the
     outbox rows left pending (the broker was down, a worker died) or
@@ -50,7 +52,9 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
         Counts per step, for logs and tests.
     """
     now = now or timezone.now()
-    counts = {"timeouts": 0, "warnings": 0, "expired": 0, "sent": 0, "failed": 0}
+    counts = {"timeouts": 0, "warnings": 0, "expired": 0, "forced": 0, "sent": 0, "failed": 0}
+    # End turns whose grace ran out (games.grace): their task was lost, or there is no broker.
+    counts["forced"] = forced_moves_due(now)
     due = Seat.objects.filter(deadline__lte=now, game__status=Game.Status.ACTIVE).order_by("deadline")
     for game_id, position in list(due.values_list("game_id", "position")[: outbox.SWEEP_BATCH]):
         try:

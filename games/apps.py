@@ -14,7 +14,8 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        """Queue the bots' turn after every committed change (``games.tasks.bots_on_commit``)."""
+        """After every committed change, queue the bots' turn and a waiting forced move (``games.tasks``)."""
         from games import tasks  # it imports models, which load only after every app config
 
         events.subscribe(events.ChangesCommitted, tasks.bots_on_commit)
+        events.subscribe(events.ChangesCommitted, tasks.grace_on_commit)

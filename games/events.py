@@ -29,7 +29,8 @@ event                  published when                                       list
 =====================  ===================================================  ==========================================
 GameStarted            the last seat is taken and the cards are dealt       correspondence: "game started" emails
 MovesApplied           moves were appended to the log (a person's, the      (none yet: statistics, the API's stream)
-                       forced moves after it, a bot's, a timeout answer)
+                       forced moves after it, a bot's, a timeout answer,
+                       an undo entry: ``games.engine.undo.is_undo``)
 DecisionsOwed          clocks started for seats that now owe a decision     correspondence: "your move" emails
 ClockRunningLow        a running clock passed 80% of its time               correspondence: "time low" email
 SeatForfeited          a seat timed out, resigned or was forfeited          correspondence: the others' email
@@ -38,6 +39,8 @@ GameFinished           a game ended with ranks (by the rules, a forfeit     corr
 GameCancelled          an open game was cancelled or expired, or a          correspondence: the creator's email
                        moderator aborted a game                             (expired games)
 ChatPosted             a chat line was posted                               correspondence: chat emails
+UndoAsked              a player asked the others to let them take moves     correspondence: "allow it?" emails
+                       back (``games.undo``)
 ChangesCommitted       after commit of any of the above                     correspondence: queue the outbox rows;
                                                                             games.tasks: queue the bots' turn
 =====================  ===================================================  ==========================================
@@ -179,6 +182,23 @@ class ChatPosted:
 
 
 @dataclass(frozen=True, slots=True)
+class UndoAsked:
+    """A player asked the other players to let them take back moves (``games.undo``).
+
+    Attributes:
+        game: the Game (``last_seq``: the position the request is open at).
+        request_id: the ``UndoRequest``'s id.
+        seat: the position asking.
+        voters: the seats whose person must answer, users loaded.
+    """
+
+    game: Game
+    request_id: int
+    seat: int
+    voters: list[Seat]
+
+
+@dataclass(frozen=True, slots=True)
 class ChangesCommitted:
     """After commit of a change to a game: the moment to queue work about it.
 
@@ -208,6 +228,7 @@ EVENTS: tuple[type, ...] = (
     GameFinished,
     GameCancelled,
     ChatPosted,
+    UndoAsked,
     ChangesCommitted,
 )
 

@@ -132,9 +132,23 @@ def describe(game_kind: str, event: dict[str, Any], names: Sequence[str]) -> str
     """
     player = event.get("player")
     who = names[player] if isinstance(player, int) and 0 <= player < len(names) else _("The game")
+    if event.get("kind") == "undo":  # games.engine.undo: the same in every game
+        return _undo(event, who, names)
     if game_kind == "dominion":
         return _dominion(event, who)
     if game_kind == "domaine":
         return describe_domaine(event, who)
     detail = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("kind", "player"))
     return f"{who}: {event['kind']}" + (f" ({detail})" if detail else "")
+
+
+def _undo(event: dict[str, Any], who: str, names: Sequence[str]) -> str:
+    """An undo entry's line: how many moves were taken back, and who agreed to it."""
+    count = event.get("count", 0)
+    text = ngettext(
+        "%(name)s takes back their last move.", "%(name)s takes back their last %(count)d moves.", count
+    ) % {"name": who, "count": count}
+    agreed = [names[s] for s in event.get("agreed", []) if isinstance(s, int) and 0 <= s < len(names)]
+    if agreed:
+        text += " " + _("%(names)s agreed.") % {"names": ", ".join(agreed)}
+    return text

@@ -44,6 +44,9 @@ class Game(models.Model):
         to_act: seat positions that owe a decision now (denormalised from the
             engine's ``pending``).
         deadline: the earliest of the seats' deadlines (for sorting lists), or null.
+        forced_due: when the move that needs no thought (End turn after the
+            last Buy) is made for the player, who may take their move back
+            until then (``games.grace``); null when none waits (UTC).
         frozen_reason: why a frozen game stopped (status ``frozen``: its log no
             longer replays under its engine version); for moderators, never shown to players.
     """
@@ -81,6 +84,9 @@ class Game(models.Model):
     last_seq = models.PositiveIntegerField(default=0)
     to_act = models.JSONField(default=list, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    #: When the move that needs no thought after a player's last move (End turn after the last Buy)
+    #: is made for them unless they make it or take their move back first (``games.grace``); null: none.
+    forced_due = models.DateTimeField(null=True, blank=True)
     # A database default too, so the load seeder's COPY need not name it.
     frozen_reason = models.CharField(max_length=500, blank=True, default="", db_default="")
 
@@ -277,3 +283,43 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.text[:40]}"
+
+
+class UndoRequest(models.Model):
+    """A player's request to take back moves that need the other players' consent (``games.undo``).
+
+    Open only while the game stays at ``at_seq``: any move made before
+    everyone agreed ends it unanswered. The undo itself, once agreed, is an
+    Action of the log (``games.engine.undo``); this row is its paperwork.
+
+    Attributes:
+        seat: the position of the player asking.
+        to: the log entry the undo goes back to (the position after it).
+        count: how many moves it takes back.
+        at_seq: the game's ``last_seq`` when asked.
+        agreed: the positions that agreed so far.
+        declined_by: the position that declined, or null.
+        status: open, done (undone), declined, or lapsed (a move came first).
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for the others")
+        DONE = "done", _("Taken back")
+        DECLINED = "declined", _("Declined")
+        LAPSED = "lapsed", _("Lapsed")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="undo_requests")
+    seat = models.PositiveSmallIntegerField()
+    to = models.PositiveIntegerField()
+    count = models.PositiveSmallIntegerField()
+    at_seq = models.PositiveIntegerField()
+    agreed = models.JSONField(default=list, blank=True)
+    declined_by = models.PositiveSmallIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "status"], name="undo_request_game_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.game} undo to #{self.to} by seat {self.seat}"

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -109,17 +111,22 @@ def game_submit_move(*, game_id: int, user: User, move: dict[str, Any], expected
             # A seat that timed out (or was forfeited by a moderator) is played by
             # a bot to the end; its former player must not race the bot.
             raise NotYourMove(_("You no longer play this seat: a bot plays it to the end of the game."))
-        return apply_move(game, seat.position, move, seats=seats)
+        return apply_move(game, seat.position, move, seats=seats, grace=True)
 
 
-def apply_move(game: Game, position: int, move: dict[str, Any], *, seats: list[Seat] | None = None) -> MoveResult:
+def apply_move(
+    game: Game, position: int, move: dict[str, Any], *, seats: list[Seat] | None = None, grace: bool = False
+) -> MoveResult:
     """Apply ``move`` for seat ``position`` and record it. Caller holds the lock (``lock_game``).
 
     Shared by players' moves, bots and timeouts, so every change is logged,
     counted and fanned out the same way. Moves that need no thought after
     it (``engine.forced_move``) are made for the same player and logged as
     their own Actions. ``seats`` are the game's seats read under the lock,
-    if the caller has them (else they are read here).
+    if the caller has them (else they are read here). With ``grace`` (a
+    person's own move), a forced move of the same player waits
+    ``settings.HERALD_FORCED_MOVE_GRACE`` seconds instead (``Game.forced_due``,
+    ``games.grace``), so a misclicked last Buy can be taken back.
 
     Raises:
         NotYourMove: the engine waits on no decision of ``position``.
@@ -145,11 +152,17 @@ def apply_move(game: Game, position: int, move: dict[str, Any], *, seats: list[S
         log.exception("engine %s crashed on move %r", game.kind, move)
         raise IllegalMove(_("That move cannot be read."), "malformed") from exc
     applied = [(position, move, applied_events)]
+    game.forced_due = None
+    wait = settings.HERALD_FORCED_MOVE_GRACE if grace else 0
     # Moves that need no thought (End turn after the last Buy) are made for the
-    # player at once, so nobody waits on a click: logged like any other move.
+    # player at once, so nobody waits on a click: logged like any other move;
+    # after a person's own move, only once its grace is over (games.grace).
     while len(applied) <= MAX_FORCED_MOVES and not engine.is_over(state):
         forced = engine.forced_move(state)
         if forced is None:
+            break
+        if wait > 0 and forced[0] == position:
+            game.forced_due = timezone.now() + timedelta(seconds=wait)
             break
         applied.append((forced[0], forced[1], engine.apply(state, forced[0], forced[1])))
     all_events = [e for _seat, _move, evs in applied for e in evs]
@@ -167,7 +180,7 @@ def apply_move(game: Game, position: int, move: dict[str, Any], *, seats: list[S
     if seats is None:
         seats = list(game.seats.select_related("user").order_by("position"))
     events.publish(events.MovesApplied(game=game, first_seq=first, moves=[(s, m) for s, m, _evs in applied]))
-    fields = ["last_seq", "to_act", "deadline"]
+    fields = ["last_seq", "to_act", "deadline", "forced_due"]
     if engine.is_over(state):
         finish(game, engine, state, seats=seats)
         fields += ["status", "finished"]

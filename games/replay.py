@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from games.engine.core import Engine, EngineError, Event
 from games.engine.registry import get_engine
+from games.engine.undo import Rewinder, undo_targets
 from games.errors import GameNotActive
 from games.models import Game
 
@@ -139,18 +140,23 @@ def snapshot_pickle(snap: Snapshot) -> bytes:
 def replay(game: Game, engine: Engine, upto: int | None = None) -> Snapshot:
     """Rebuild the state from options, seed and the log, up to ``upto`` (default ``game.last_seq``).
 
+    An undo entry of the log (``games.engine.undo``) goes back to the
+    position it names; the moves it retracted keep their events (the log
+    reads as the game was played), followed by the undo's own.
+
     Raises:
         ReplayBroken: the engine refused (or crashed on) a stored move, or could not set the game up.
     """
     seats = game.seats.count()
-    state = _new_game(game, engine, seats)
     events: list[tuple[int, Event]] = []
     last = game.last_seq if upto is None else upto
-    for seq, seat, move in game.actions.filter(seq__lte=last).order_by("seq").values_list("seq", "seat", "move"):
-        events.extend((seq, e) for e in _apply_stored(game, engine, state, seq, seat, move, events))
+    rows = list(game.actions.filter(seq__lte=last).order_by("seq").values_list("seq", "seat", "move"))
+    run = Rewinder(engine, _new_game(game, engine, seats), undo_targets(m for _s, _p, m in rows))
+    for seq, seat, move in rows:
+        events.extend((seq, e) for e in _apply_stored(game, run, seq, seat, move, events))
         if len(events) > 2 * RECENT_EVENTS:
             del events[:-RECENT_EVENTS]
-    return Snapshot(state, events[-RECENT_EVENTS:])
+    return Snapshot(run.state, events[-RECENT_EVENTS:])
 
 
 def _new_game(game: Game, engine: Engine, seats: int) -> Any:
@@ -160,14 +166,12 @@ def _new_game(game: Game, engine: Engine, seats: int) -> Any:
         raise ReplayBroken(game.pk, 0, repr(exc)) from exc
 
 
-def _apply_stored(
-    game: Game, engine: Engine, state: Any, seq: int, seat: int, move: dict[str, Any], events: list
-) -> list[Event]:
-    """Apply a stored move; a refusal or a crash becomes :class:`ReplayBroken` (with the position, if intact)."""
+def _apply_stored(game: Game, run: Rewinder, seq: int, seat: int, move: dict[str, Any], events: list) -> list[Event]:
+    """Apply a stored move or undo entry; a refusal or a crash: :class:`ReplayBroken` (with the position, if intact)."""
     try:
-        return engine.apply(state, seat, move)
+        return run.apply(seq, seat, move)
     except EngineError as exc:  # refused: the engine promises the state is unchanged
-        raise ReplayBroken(game.pk, seq, repr(exc), Snapshot(state, events[-RECENT_EVENTS:])) from exc
+        raise ReplayBroken(game.pk, seq, repr(exc), Snapshot(run.state, events[-RECENT_EVENTS:])) from exc
     except Exception as exc:  # a crash may have left the state half-changed: no position to show
         raise ReplayBroken(game.pk, seq, repr(exc)) from exc
 
@@ -176,16 +180,20 @@ def replay_states(game: Game) -> list[tuple[int, int | None, dict[str, Any], Any
     """Every position of a game: ``(seq, seat, move, state_after, events)``, seq 0 first.
 
     For replay viewers and moderators; it replays the whole log, so use it
-    for one game at a time. States are independent copies.
+    for one game at a time. States are independent copies. A move later
+    taken back is shown as it was played; the undo entry's position is the
+    one it went back to (``games.engine.undo.retracted_seqs`` says which
+    moves were taken back).
 
     Raises:
         ReplayBroken: the log no longer replays.
     """
     engine = engine_for(game)
-    state = _new_game(game, engine, game.seats.count())
-    start = pickle.loads(pickle.dumps(state))
+    rows = list(game.actions.order_by("seq").values_list("seq", "seat", "move"))
+    run = Rewinder(engine, _new_game(game, engine, game.seats.count()), undo_targets(m for _s, _p, m in rows))
+    start = pickle.loads(pickle.dumps(run.state))
     out: list[tuple[int, int | None, dict[str, Any], Any, list[Event]]] = [(0, None, {}, start, [])]
-    for seq, seat, move in game.actions.order_by("seq").values_list("seq", "seat", "move"):
-        events = _apply_stored(game, engine, state, seq, seat, move, [])
-        out.append((seq, seat, move, pickle.loads(pickle.dumps(state)), events))
+    for seq, seat, move in rows:
+        events = _apply_stored(game, run, seq, seat, move, [])
+        out.append((seq, seat, move, pickle.loads(pickle.dumps(run.state)), events))
     return out

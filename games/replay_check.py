@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engine.core import Engine
+from games.engine.undo import Rewinder, undo_targets
 from games.models import Action, Game, Seat
 from games.replay import ReplayBroken, engine_for
 from games.turns import final_ranks
@@ -58,7 +59,7 @@ def check_game(game: Game, seats: list[Seat], moves: list[tuple[int, int, dict[s
     """Replay ``game`` from ``moves`` (``(seq, seat, move)`` in seq order) and compare with its row and ``seats``.
 
     Compared: the seqs run 1..``last_seq`` without a gap; every move is
-    accepted; a running (or frozen) game is not over and owes exactly
+    accepted (undo entries go back to the position they name); a running (or frozen) game is not over and owes exactly
     ``to_act``; a finished game that the rules ended has the engine's scores
     and the ranks ``games.turns.final_ranks`` gives (one that a forfeit or a
     moderator ended has no engine result to compare).
@@ -91,11 +92,14 @@ def _compare(game: Game, engine: Engine, seats: list[Seat], moves: list[tuple[in
         state = engine.new_game(game.options, len(seats), game.seed)
     except Exception as exc:  # as games.replay does: a game that cannot even be set up no longer replays
         return f"move 0: {exc!r}"
+    # Undo entries go back to the position they name (games.engine.undo), as on the site.
+    run = Rewinder(engine, state, undo_targets(m for _s, _p, m in moves))
     for seq, seat, move in moves:
         try:
-            engine.apply(state, seat, move)
+            run.apply(seq, seat, move)
         except Exception as exc:  # a refusal or a crash: either way it no longer replays
             return f"move {seq}: {exc!r}"
+    state = run.state
     over = engine.is_over(state)
     if game.status in (Game.Status.ACTIVE, Game.Status.FROZEN):
         if over:

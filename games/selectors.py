@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
+from games.engine.undo import retracted_seqs
 from games.errors import GameNotActive
 from games.eventtext import describe
 from games.models import Game, Seat
@@ -251,6 +252,8 @@ def describe_move(name: str, move: dict[str, Any]) -> str:
         return _("%(name)s answers yes.") % params
     if act == "no":
         return _("%(name)s answers no.") % params
+    if act == "undo":  # games.engine.undo: an entry that goes back to the position after move "to"
+        return _("%(name)s takes back their moves after move %(to)s.") % {"name": name, "to": move.get("to", "?")}
     if act == "choose":
         if not cards:
             return _("%(name)s chooses nothing.") % params
@@ -265,6 +268,9 @@ def game_record(game: Game) -> dict[str, Any]:
     Keys: ``kind``, ``engine_version``, ``options``, ``seed``, ``players``
     (per seat: ``seat``, ``name``, ``user``/``bot``, ``rank``, ``score``,
     ``forfeited``), ``moves`` (``seq``, ``player``, and the move's keys),
+    ``retracted`` (the seqs of moves taken back, each with the seq of the
+    undo entry that took it back: ``{"12": 14}``; an undo entry is a move
+    ``{"act": "undo", "to": N}`` that returns to the position after move N),
     ``started``/``finished`` (ISO 8601, UTC).
 
     Raises:
@@ -273,6 +279,7 @@ def game_record(game: Game) -> dict[str, Any]:
     if not game.is_finished:
         raise GameNotActive(_("The record is available once the game has finished."))
     seats = list(game.seats.select_related("user").order_by("position"))
+    rows = list(game.actions.order_by("seq").values_list("seq", "seat", "move"))
     return {
         "kind": game.kind,
         "engine_version": game.engine_version,
@@ -290,10 +297,8 @@ def game_record(game: Game) -> dict[str, Any]:
             }
             for s in seats
         ],
-        "moves": [
-            {**move, "seq": seq, "player": seat}
-            for seq, seat, move in game.actions.order_by("seq").values_list("seq", "seat", "move")
-        ],
+        "moves": [{**move, "seq": seq, "player": seat} for seq, seat, move in rows],
+        "retracted": {str(k): v for k, v in retracted_seqs((seq, move) for seq, _seat, move in rows).items()},
         "started": game.started.isoformat() if game.started else None,
         "finished": game.finished.isoformat() if game.finished else None,
     }

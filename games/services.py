@@ -46,6 +46,7 @@ from games.lifecycle import (
 from games.moves import MAX_FORCED_MOVES, MoveResult, game_submit_move
 from games.replay import RECENT_EVENTS, Snapshot, replay_states, snapshot_at, state_at
 from games.selectors import game_record
+from games.undo import game_undo, game_undo_answer, game_undo_ask, undo_context, undo_request_mark
 
 __all__ = [
     "MAX_FORCED_MOVES",
@@ -76,7 +77,12 @@ __all__ = [
     "game_record",
     "game_resign",
     "game_submit_move",
+    "game_undo",
+    "game_undo_answer",
+    "game_undo_ask",
     "replay_states",
     "snapshot_at",
     "state_at",
+    "undo_context",
+    "undo_request_mark",
 ]

@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from django.conf import settings
 
-from games import autoplay, events
+from games import autoplay, events, grace
 from games.fanout import bot_loop_active
 from games.models import Game, Seat
 from ops import queue
@@ -44,3 +45,23 @@ def bots_on_commit(event: events.ChangesCommitted) -> None:
         )
     if bot_to_act:
         queue.enqueue(bot_moves, event.game_id)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def forced_move_due(game_id: int) -> bool:
+    """Make game ``game_id``'s forced move once its grace is over (``games.grace.game_forced_move``)."""
+    return grace.game_forced_move(game_id=game_id)
+
+
+def grace_on_commit(event: events.ChangesCommitted) -> None:
+    """Queue ``forced_move_due`` for when the grace of a forced move waiting after ``event``'s change ends.
+
+    With eager Celery (no broker) nothing is queued: the task would run at
+    once, before it is due; the sweep makes the move instead. Subscribed by
+    ``games.apps.GamesConfig.ready``.
+    """
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return
+    wait = grace.due_in(event.game_id)
+    if wait is not None:
+        queue.enqueue(forced_move_due, event.game_id, countdown=wait + 1)

@@ -356,4 +356,16 @@ class Engine(Protocol):
 
     def is_over(self, state: Any) -> bool: ...
 
+    def turn_player(self, state: Any) -> int | None:
+        """The seat whose turn it is, or None (set-up, game over): only that seat may take moves back."""
+        ...
+
+    def undo_barrier(self, player: int, events: list[Event]) -> str | None:
+        """Whether ``player``'s move that produced ``events`` may be taken back freely.
+
+        None: it showed nothing hidden; ``"revealed"``: it did (a draw, a
+        shuffle, a reveal); ``"turn"``: it ended a turn. See ``games.engine.undo``.
+        """
+        ...
+
     def normalize_options(self, options: dict[str, Any], players: int, seed: int) -> dict[str, Any]: ...

@@ -27,6 +27,9 @@ be too big.
     python -m games.engine.golden record --kind all --out tests/golden
     python -m games.engine.golden check tests/golden
 
+A log may hold undo entries (``games.engine.undo``): replay goes back at
+each, as the site does (``tests/golden/dominion/undo-*.json``).
+
 ``record_game`` makes a record from a game's parameters and moves (what a
 ``manage.py golden_add GAME_ID`` needs); ``check_record`` lists what no
 longer replays.
@@ -49,6 +52,7 @@ from games.engine.domaine.engine import legal_moves
 from games.engine.dominion.bots import random_bot
 from games.engine.dominion.cards import TREASURES
 from games.engine.registry import get_engine
+from games.engine.undo import Rewinder, undo_targets
 
 MAX_MOVES = 20_000
 
@@ -94,7 +98,8 @@ def record_game(
         options: the game's options as stored (normalised by the engine here).
         seed: the game's secret seed.
         players: the number of seats.
-        moves: the log in notation, each move with its ``player`` (seat).
+        moves: the log in notation, each move with its ``player`` (seat);
+            undo entries (``games.engine.undo``) go back to the position they name.
         bots: the bot of each seat, for bot games (provenance only).
         source: where the game came from ("site game 1234"; provenance only).
 
@@ -108,15 +113,17 @@ def record_game(
     """
     engine = get_engine(kind, engine_version)
     options = engine.normalize_options(options, players, seed)
-    state = engine.new_game(options, players, seed)
+    moves = list(moves)
+    run = Rewinder(engine, engine.new_game(options, players, seed), undo_targets(moves))
     log: list[dict[str, Any]] = []
     events: list[list[dict[str, Any]]] = []
     for k, move in enumerate(moves):
         if not isinstance(move, dict) or "player" not in move:
             raise IllegalMove(f"move {k} has no player", "malformed")
-        got = engine.apply(state, move["player"], _body(move))
+        got = run.apply(k + 1, move["player"], _body(move))
         log.append({"player": move["player"], **_body(move)})
         events.append([event_row(e) for e in got])
+    state = run.state
     record: dict[str, Any] = {
         "kind": kind,
         "engine_version": engine.version,
@@ -156,10 +163,11 @@ def replay_all(record: dict[str, Any]) -> dict[str, Any]:
     """
     engine = get_engine(record["kind"], record.get("engine_version"))
     state = engine.new_game(record["options"], record["players"], record["seed"])
+    run = Rewinder(engine, state, undo_targets(record["moves"]))
     events = []
-    for move in record["moves"]:
-        events.append([event_row(e) for e in engine.apply(state, move["player"], _body(move))])
-    return _plain({"events": events, "views": _views(engine, state, record["players"])})
+    for k, move in enumerate(record["moves"]):
+        events.append([event_row(e) for e in run.apply(k + 1, move["player"], _body(move))])
+    return _plain({"events": events, "views": _views(engine, run.state, record["players"])})
 
 
 def check_record(record: dict[str, Any]) -> list[str]:

@@ -191,6 +191,21 @@ def legal_cards(view: dict[str, Any], act: str) -> set[str]:
 
 
 @register.simple_tag
+def buy_offers(view: dict[str, Any]) -> set[str]:
+    """The piles the page offers to buy: the legal buys, but not the $0 piles (Copper, Curse) in the Action phase.
+
+    Buying in the Action phase is legal (it ends the phase), but with $0 a
+    Buy button there can only gain a Copper or a Curse, nearly always a
+    slip; the Buy phase offers them (after "Play all Treasures" or "End
+    Action phase"). Piles costing more stay offered when an Action gave $.
+    """
+    view = view or {}
+    action_phase = (view.get("turn") or {}).get("phase") == "action"
+    costs = {p["card"]: p["cost"] for p in view.get("supply", [])}
+    return {c for c in legal_cards(view, "buy") if not (action_phase and costs.get(c, 1) == 0)}
+
+
+@register.simple_tag
 def legal_acts(view: dict[str, Any]) -> set[str]:
     """The move kinds the viewer may make now ("play_treasures", "end_turn", ...)."""
     return {m["act"] for m in (view or {}).get("legal", [])}

@@ -11,7 +11,7 @@ plain form posts get a redirect (post/redirect/get), or the full page with
 an error status when the move was refused, so every form works without
 JavaScript. One module per job: ``access`` (who may see or play),
 ``lobby`` (the lobby, creating, joining), ``page`` (the game page, poll,
-chat), ``moves`` (reading and making a move), ``records`` (record and replay).
+chat), ``moves`` (reading and making a move), ``records`` (record and replay), ``undo`` (taking moves back).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from games.views.lobby import game_cancel, game_join, game_leave, game_new, game
 from games.views.moves import MAX_MOVE_BYTES, MalformedMove, game_move, loads_plain_json, parse_move
 from games.views.page import game_chat, game_context, game_detail, game_poll
 from games.views.records import game_record, game_replay
+from games.views.undo import game_undo, game_undo_answer
 
 __all__ = [
     "MAX_MOVE_BYTES",
@@ -44,6 +45,8 @@ __all__ = [
     "game_record",
     "game_replay",
     "game_resign",
+    "game_undo",
+    "game_undo_answer",
     "get_game_for_player",
     "get_game_for_user",
     "loads_plain_json",

@@ -89,6 +89,8 @@ def game_context(
         "viewer": viewer,
         "view": view,
         "my_move": seat is not None and game.is_active and viewer in game.to_act and not seat.given_up,
+        # Undo and the others' consent (games/_undo.html); read only when the status region is drawn.
+        "undo": SimpleLazyObject(lambda: services.undo_context(game, seat, seats) or {}),
         "waiting_on": [s for s in seats if s.position in game.to_act] if game.is_active else [],
         # A bot answers within a second or two: poll faster while one is to act.
         "poll_every": "1s" if game.is_active and any(s.bot for s in seats if s.position in game.to_act) else "5s",
@@ -168,12 +170,14 @@ def _cursor(game: Game, seat_count: int) -> str:
     game of 3-4) changes only the seats' forfeit flags; a moderator's
     deadline extension or clock pause, or a vacation, changes only the
     seats' deadlines, which the page's clocks show (a checksum of them keeps
-    the poll's URL short). Seats come from the prefetch: no query.
+    the poll's URL short); a request to take moves back changes only its row. Seats come from the prefetch: no query.
     """
     seats = game.seats.all()
     gone = "".join("f" if s.forfeited else "-" for s in seats)
     deadlines = ",".join(s.deadline.isoformat() if s.deadline else "" for s in seats)
-    return f"{game.status}.{seat_count}.{gone}.{zlib.crc32(deadlines.encode()):08x}"
+    # A request to take moves back, and each answer to it, changes the page without a move (games.undo).
+    asked = services.undo_request_mark(game) if game.is_active else ""
+    return f"{game.status}.{seat_count}.{gone}.{zlib.crc32(deadlines.encode()):08x}{asked}"
 
 
 @require_safe

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from games import services
+from games.engine.undo import retracted_seqs
 from games.eventtext import describe
 from games.replay import ReplayBroken, engine_for
 from games.views.access import get_game_for_user
@@ -54,6 +55,8 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         perspective = 0
     engine = engine_for(game)
     seq, mover, move, state, events = positions[step]
+    # A move later taken back is shown as played, marked (games.engine.undo).
+    taken_back = retracted_seqs((s, m) for s, _p, m, _st, _e in positions[1:]).get(seq)
     view = engine.view(state, perspective, reveal_all=True)
     view["legal"] = []
     view["decision"] = None
@@ -72,5 +75,6 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "lines": [line for line in lines if line],
         "board_template": [f"games/{game.kind}/board.html", "games/generic_board.html"],
         "replaying": True,
+        "taken_back": taken_back,
     }
     return render(request, "games/replay.html", context)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine import registry
+from games.engine import registry, undo
 from games.engine.core import (
     Decision,
     Event,
@@ -769,6 +769,26 @@ class DomaineEngine(VersionedEngine):
     def is_over(self, state: State) -> bool:
         """True once the game has ended."""
         return state.step == OVER
+
+    def turn_player(self, state: State) -> int | None:
+        """The seat whose turn it is past the set-up (else None): only they may take moves back."""
+        return state.turn_player if state.step in (PLAY, TAKE) else None
+
+    def undo_barrier(self, player: int, events: list[Event]) -> str | None:
+        """Whether a move with these ``events`` may be taken back freely (``games.engine.undo``).
+
+        A turn is a play (or a sale) and then a take, which ends it
+        (``undo.TURN``), as does each set-up placement. So the one move a
+        player can take back is the play or the sale, before the take: the
+        board and the display are public, and a play reveals nothing. A
+        card taken from the deck is hidden (``undo.REVEALED``), but it also
+        ends the turn.
+        """
+        return undo.barrier_of(player, events, turn=_UNDO_TURN, open_kinds=_UNDO_OPEN, shared=frozenset())
+
+
+_UNDO_TURN = frozenset({"turn", "game_over", "place_castle", "place_neutral"})
+_UNDO_OPEN = frozenset({"play", "sell", "scores"})
 
 
 #: Version -> engine object; ``ENGINE`` is the current one.

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from games.engine import registry
+from games.engine import registry, undo
 from games.engine.core import (
     Decision,
     Event,
@@ -659,6 +659,28 @@ class DominionEngine(VersionedEngine):
     def is_over(self, st: DominionState) -> bool:
         """True once the end-of-turn check has ended the game."""
         return st.game_over
+
+    def turn_player(self, st: DominionState) -> int | None:
+        """The seat whose turn it is (None once the game is over): only they may take moves back."""
+        return None if st.game_over else st.current
+
+    def undo_barrier(self, player: int, events: list[Event]) -> str | None:
+        """Whether a move with these ``events`` may be taken back freely (``games.engine.undo``).
+
+        Clean-up ends the turn (``undo.TURN``). Free to take back: playing
+        cards from one's hand, buying, gaining from the Supply or the Trash
+        (public piles), trashing and discarding from one's hand, and any
+        player gaining from the Supply (Witch's Curse). Anything else shows
+        what was hidden (``undo.REVEALED``): a draw, a shuffle, a reveal, a
+        card set aside from the deck, a deck put into the discard pile, or
+        cards of another player's hand.
+        """
+        return undo.barrier_of(player, events, turn=_UNDO_TURN, open_kinds=_UNDO_OPEN, shared=_UNDO_SHARED)
+
+
+_UNDO_TURN = frozenset({"end_turn", "start_turn", "game_over"})
+_UNDO_OPEN = frozenset({"play", "buy", "gain", "trash", "discard"})
+_UNDO_SHARED = frozenset({"gain"})
 
 
 #: Version -> engine object; ``ENGINE`` is the current one.
