@@ -28,7 +28,7 @@ def test_started_round_and_result_emails(moderator, settings):
     assert sorted(m.to[0] for m in started) == sorted([users[0].email, users[1].email])
     english = next(m for m in started if m.to == [users[0].email])
     assert english.subject == "[Herald] Autumn Swiss has started"
-    assert "/tournaments/%d/" % t.pk in english.body
+    assert f"/tournaments/{t.pk}/" in english.body
     chinese = next(m for m in started if m.to == [users[1].email])
     assert "已开始" in chinese.subject
     assert Notification.objects.get(user=users[2], kind="tournament").status == "skipped"
