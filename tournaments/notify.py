@@ -94,11 +94,11 @@ def render(n: Notification) -> dict[str, Any]:
     links = [(name, absolute(tournament.get_absolute_url()))] if tournament else []
     event = n.data.get("event")
     number = n.data.get("round", 0)
-    mine = list(
-        TableSeat.objects.filter(
-            entry__user_id=n.user_id, table__round__tournament_id=n.data.get("tournament"), table__round__number=number
-        ).select_related("table__game")
-    )
+    mine = TableSeat.objects.filter(entry__user_id=n.user_id, table__round__tournament_id=n.data.get("tournament"))
+    all_at_once = tournament is not None and tournament.system == Tournament.System.ROUND_ROBIN
+    if not all_at_once:  # a round robin's games all start together: the start lists them all
+        mine = mine.filter(table__round__number=number)
+    mine = list(mine.select_related("table__game").order_by("table__round__number"))
     games = [(game_title(ts.table.game), absolute(ts.table.game.get_absolute_url())) for ts in mine if ts.table.game_id]
     lines: list[str] = []
     if event == "result":
@@ -115,7 +115,9 @@ def render(n: Notification) -> dict[str, Any]:
     else:
         subject = _("%(name)s: round %(round)d") % {"name": name, "round": number}
         lines.append(_("Round %(round)d of %(name)s has begun.") % {"round": number, "name": name})
-    if games:
+    if all_at_once:
+        lines.append(_("Your games:"))
+    elif games:
         lines.append(_("Your games this round:"))
     else:
         lines.append(_("You have a bye this round: it counts as a win."))

@@ -230,13 +230,16 @@ def _make_round(
                 increment=tournament.increment,
             )
         table.save()
+        # A Swiss bye is a point (FIDE's pairing-allocated bye); a round robin's sits out, once
+        # for everyone, and scores nothing.
+        bye_points = 1.0 if tournament.system != System.ROUND_ROBIN else 0.0
         TableSeat.objects.bulk_create(
             TableSeat(
                 table=table,
                 entry_id=pk,
                 position=i,
-                place=1 if len(group) == 1 else None,
-                points=1.0 if len(group) == 1 else None,
+                place=1 if len(group) == 1 and bye_points else None,
+                points=bye_points if len(group) == 1 else None,
             )
             for i, pk in enumerate(group)
         )

@@ -41,3 +41,15 @@ def test_started_round_and_result_emails(moderator, settings):
     assert [m.to for m in results] == [[users[0].email]]
     assert "You finished in place" in results[0].body
     assert outbox.notification_send  # the same sender as every other email
+
+
+def test_a_round_robins_start_lists_every_game(moderator, settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    t = make_tournament(moderator, name="Club League", system="round_robin")
+    users = [UserFactory() for _ in range(4)]
+    for u in users:
+        services.tournament_signup(tournament_id=t.pk, user=u)
+    services.tick(now=later())
+    mine = [m for m in mail.outbox if m.to == [users[0].email] and "Club League" in m.subject]
+    assert len(mine) == 1 and mine[0].subject == "[Herald] Club League has started"
+    assert mine[0].body.count("/games/") == 3  # all three of the player's games, which run at once

@@ -72,6 +72,9 @@ def test_a_round_robin_makes_every_game_at_once_and_no_pair_meets_twice(moderato
         play_round(t, n)
     t.refresh_from_db()
     assert t.status == "finished"
+    rows = standings(t)
+    assert sum(r.points for r in rows) == pytest.approx(10)  # a round robin's bye scores nothing
+    assert all(r.played == 5 for r in rows)
 
 
 @pytest.mark.django_db(transaction=True)
