@@ -185,7 +185,9 @@ def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool
 
 def _next_round(tournament: Tournament, now: datetime) -> bool:
     """Pair and make round ``current_round + 1`` (tournament locked). False if nobody can be paired."""
-    active = list(tournament.entries.filter(withdrawn__isnull=True).order_by("number"))
+    active = list(tournament.entries.filter(withdrawn__isnull=True).select_related("user").order_by("number"))
+    # A suspended (banned) player sits the round out: their seats would only be forfeited.
+    active = [e for e in active if not policy.is_restricted(e.user, "join")]
     if len(active) < 2:
         return False
     number = tournament.current_round + 1

@@ -8,7 +8,7 @@ from http import HTTPStatus
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -107,7 +107,7 @@ def tournament_cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
     _require_moderator(request)
     form = CancelForm(request.POST)
     if not form.is_valid():
-        raise Http404("bad form")
+        return _done(request, tournament_id, services.TournamentError(_("The reason is too long.")), "")
     try:
         moderators.tournament_cancel(
             moderator=request.user, tournament_id=tournament_id, reason=form.cleaned_data["reason"]

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import Permission
 from django.core.exceptions import PermissionDenied
 
 from correspondence.models import Notification
 from games.models import Game
 from moderation.models import ModerationAction
+from moderation.user_actions import banned_seats_forfeit, user_ban
 from tests.factories import UserFactory
 from tests.tournaments.conftest import later, make_tournament
 from tests.tournaments.helpers import play_out, play_round
-from tournaments import moderators, services
+from tournaments import moderators, services, tasks
 from tournaments.models import Entry, Table, TableSeat, Tournament
 from tournaments.pairing import repeated_groups
 from tournaments.standings import standings
@@ -166,8 +168,6 @@ def test_a_tournament_with_one_player_is_cancelled_at_its_start(moderator):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_tick_is_the_backstop_when_the_advance_task_is_lost(moderator, monkeypatch):
-    from tournaments import tasks  # noqa: PLC0415 - patched for this test only
-
     monkeypatch.setattr(tasks, "queue_advance", lambda tournament_id: False)
     t = make_tournament(moderator, rounds=2)
     sign_up(t, 4)
@@ -179,3 +179,20 @@ def test_the_tick_is_the_backstop_when_the_advance_task_is_lost(moderator, monke
     t.refresh_from_db()
     assert t.current_round == 2
     assert play_out  # (used by other tests)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_banned_player_is_not_paired(moderator):
+    moderator.groups.first().permissions.add(
+        Permission.objects.get(codename="moderate_users", content_type__app_label="moderation")
+    )
+    moderator = type(moderator).objects.get(pk=moderator.pk)
+    t = make_tournament(moderator, rounds=2)
+    users = sign_up(t, 4)
+    services.tick(now=later())
+    user_ban(moderator=moderator, user=users[3], reason="abuse")
+    banned_seats_forfeit()
+    play_round(t, 1)
+    t.refresh_from_db()
+    assert t.current_round == 2
+    assert not TableSeat.objects.filter(table__round__number=2, entry__user=users[3]).exists()
