@@ -14,21 +14,27 @@ from django.db import transaction
 
 from correspondence.emails import register_content
 from games import events
+from ops.after_response import after_response
 from tournaments import notify, services, tasks
+
+
+def _advance_later(tournament_id: int) -> None:
+    """After commit, and in a request after the answer was sent (a round may start many games), queue the advance."""
+    transaction.on_commit(partial(after_response, partial(tasks.queue_advance, tournament_id)))
 
 
 def on_game_finished(event: events.GameFinished) -> None:
     """Record the result at the game's table, if it is a tournament game; advance after commit."""
     tournament_id = services.result_record(event.game, event.seats)
     if tournament_id is not None:
-        transaction.on_commit(partial(tasks.queue_advance, tournament_id))
+        _advance_later(tournament_id)
 
 
 def on_game_cancelled(event: events.GameCancelled) -> None:
     """A moderator aborted a tournament game: its table scores nothing (a moderator may adjust it)."""
     tournament_id = services.result_record(event.game)
     if tournament_id is not None:
-        transaction.on_commit(partial(tasks.queue_advance, tournament_id))
+        _advance_later(tournament_id)
 
 
 def connect() -> None:

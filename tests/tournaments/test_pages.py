@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from games import services as games
 from moderation.models import ModerationAction
 from tests.factories import UserFactory
 from tests.tournaments.conftest import later, make_tournament
@@ -124,3 +126,43 @@ def test_only_moderators_create_and_their_actions_are_audited(client, moderator)
     t.refresh_from_db()
     assert t.status == "cancelled"
     assert ModerationAction.objects.filter(action="tournament_cancel", reason="too few").exists()
+
+
+@pytest.mark.django_db
+def test_malformed_requests_are_4xx_and_change_nothing(client, moderator):
+    t = make_tournament(moderator)
+    client.force_login(moderator)
+    assert client.post(reverse("tournaments:withdraw", args=[t.pk + 99]), {"confirm": "yes"}).status_code == 404
+    assert client.get(reverse("tournaments:detail", args=[t.pk + 99])).status_code == 404
+    assert client.get(reverse("tournaments:signup", args=[t.pk])).status_code == 405
+    assert client.post(reverse("tournaments:remove", args=[t.pk]), {"user": 10**9}).status_code == 404
+    response = client.post(reverse("tournaments:adjust", args=[t.pk]), {"seat": "x", "points": "7"}, follow=True)
+    assert "between 0 and 1" in response.content.decode()
+    response = client.post(reverse("tournaments:remove", args=[t.pk]), {"user": "nobody"}, follow=True)
+    assert "Choose a player." in response.content.decode()
+    assert not ModerationAction.objects.exclude(action="tournament_create").exists()
+    client.logout()
+    assert client.post(reverse("tournaments:signup", args=[t.pk])).status_code == 302  # to sign in
+    assert not Entry.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_move_that_ends_a_round_through_the_site_starts_the_next(client, moderator):
+    t = make_tournament(moderator, rounds=2)
+    users = [UserFactory() for _ in range(2)]
+    for u in users:
+        services.tournament_signup(tournament_id=t.pk, user=u)
+    services.tick(now=later())
+    game = Table.objects.get(round__tournament=t).game
+    for _ in range(9):  # the counter game: add 1 nine times, then the tenth move wins
+        game.refresh_from_db()
+        mover = game.seats.get(position=game.to_act[0]).user
+        games.game_submit_move(game_id=game.pk, user=mover, move={"act": "add", "n": 1}, expected_seq=game.last_seq)
+    game.refresh_from_db()
+    mover = game.seats.get(position=game.to_act[0]).user
+    client.force_login(mover)
+    move = {"move": json.dumps({"act": "add", "n": 1}), "seq": game.last_seq}
+    assert client.post(reverse("games:move", args=[game.pk]), move).status_code == 302
+    t.refresh_from_db()
+    assert t.current_round == 2
+    assert Table.objects.filter(round__tournament=t, round__number=2).exists()
