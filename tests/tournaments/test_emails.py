@@ -19,18 +19,21 @@ def test_started_round_and_result_emails(moderator, settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     t = make_tournament(moderator, name="Autumn Swiss", rounds=2)
     users = [UserFactory(language="en"), UserFactory(language="zh-hans"), UserFactory(language="en")]
+    users.append(UserFactory(language="zh-hant"))
     for u in users:
         services.tournament_signup(tournament_id=t.pk, user=u)
     NotificationSettings.objects.create(user=users[2], tournament=False)
     services.tick(now=later())
     # Sent after commit (eager tasks): the start, to the two who want tournament news.
     started = [m for m in mail.outbox if "Autumn Swiss" in m.subject]
-    assert sorted(m.to[0] for m in started) == sorted([users[0].email, users[1].email])
+    assert sorted(m.to[0] for m in started) == sorted([users[0].email, users[1].email, users[3].email])
     english = next(m for m in started if m.to == [users[0].email])
     assert english.subject == "[Herald] Autumn Swiss has started"
     assert f"/tournaments/{t.pk}/" in english.body
     chinese = next(m for m in started if m.to == [users[1].email])
-    assert "已开始" in chinese.subject
+    assert chinese.subject == "[Herald] Autumn Swiss 已开始" and "停止这类邮件" in chinese.body
+    traditional = next(m for m in started if m.to == [users[3].email])
+    assert traditional.subject == "[Herald] Autumn Swiss 已開始" and "錦標賽 Autumn Swiss 已開始。" in traditional.body
     assert Notification.objects.get(user=users[2], kind="tournament").status == "skipped"
     mail.outbox.clear()
     play_round(t, 1)
