@@ -40,15 +40,17 @@ def _owe(tournament: Tournament, round_number: int, seq: int, event: str) -> Non
     """Write a row for every active player of round ``round_number``; queue them after commit."""
     since = timezone.now()
     tables = list(Table.objects.filter(round__tournament=tournament, round__number=round_number).order_by("number"))
-    first_game = next((t.game_id for t in tables if t.game_id), None)
+    first_game = next((t.game for t in tables if t.game_id), None)
     if first_game is None:
         return
-    seats = TableSeat.objects.filter(table__in=tables, entry__withdrawn__isnull=True).select_related("entry", "table")
+    seats = TableSeat.objects.filter(table__in=tables, entry__withdrawn__isnull=True).select_related(
+        "entry", "table__game"
+    )
     for ts in seats:
         outbox.notify_other(
             kind=KIND,
             users=[ts.entry.user_id],
-            game=ts.table.game if ts.table.game_id else tables[0].game,
+            game=ts.table.game if ts.table.game_id else first_game,  # a bye: the round's first game
             seq=seq,
             data={"tournament": tournament.pk, "event": event, "round": round_number},
         )

@@ -26,7 +26,7 @@ class Row:
         entry: the player's entry (user loaded).
         points: tournament points (ties at tables shared).
         tiebreaks: the tie-break values, in the order of :func:`tiebreak_names`.
-        played: tables played (byes included); wins: first places (alone or shared).
+        played: tables played (byes included); wins: first places alone (a Swiss bye counts too).
         results: per round, the points scored (None: not paired).
     """
 
@@ -71,7 +71,7 @@ def standings(tournament: Tournament) -> list[Row]:
             continue
         row.points += s.points
         row.played += 1
-        if s.place == 1:
+        if s.points >= 1.0:  # first alone (a shared first, a draw, scores less)
             row.wins += 1
         number = s.table.round.number
         if number <= len(row.results):

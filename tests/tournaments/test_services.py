@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth.models import Permission
 from django.core.exceptions import PermissionDenied
+from django.utils import timezone
 
 from correspondence.models import Notification
-from games.models import Game
+from games.autoplay import game_timeout
+from games.models import Game, Seat
 from moderation.models import ModerationAction
 from moderation.user_actions import banned_seats_forfeit, user_ban
 from tests.factories import UserFactory
@@ -196,3 +200,20 @@ def test_a_banned_player_is_not_paired(moderator):
     t.refresh_from_db()
     assert t.current_round == 2
     assert not TableSeat.objects.filter(table__round__number=2, entry__user=users[3]).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_timeout_is_the_sites_forfeit_and_the_table_scores_it(moderator):
+    t = make_tournament(moderator, rounds=2)
+    sign_up(t, 2)
+    services.tick(now=later())
+    game = Table.objects.get(round__tournament=t).game
+    late = game.seats.get(position=game.to_act[0])
+    Seat.objects.filter(pk=late.pk).update(deadline=timezone.now() - timedelta(minutes=1))
+    assert game_timeout(game_id=game.pk, position=late.position) == "forfeited"
+    seats = {s.entry.user_id: s for s in TableSeat.objects.filter(table__game=game).select_related("entry")}
+    assert seats[late.user_id].points == 0.0 and seats[late.user_id].place == 2
+    assert [s.points for uid, s in seats.items() if uid != late.user_id] == [1.0]
+    t.refresh_from_db()
+    assert t.current_round == 2  # the late player is still paired: only a withdrawal takes them out
+    assert TableSeat.objects.filter(table__round__number=2, entry__user_id=late.user_id).exists()
