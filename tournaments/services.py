@@ -22,6 +22,8 @@ import logging
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -328,3 +330,24 @@ def tick(now: datetime | None = None) -> dict[str, int]:
     for pk in running.values_list("pk", flat=True).distinct():
         advanced += bool(tournament_advance(tournament_id=pk, now=now))
     return {"started": started, "advanced": advanced}
+
+
+#: Without beat, :func:`tick` runs from tournament page requests at most this often (seconds).
+REQUEST_TICK_INTERVAL = 30
+
+
+def tick_on_request() -> None:
+    """Run :func:`tick` from a web request when there is no Celery beat (``make run`` without Redis).
+
+    Only when ``settings.HERALD_SWEEP_ON_REQUEST`` is on, at most once per
+    ``REQUEST_TICK_INTERVAL`` seconds per cache, as correspondence's sweep
+    does. Never raises: the page matters more.
+    """
+    if not getattr(settings, "HERALD_SWEEP_ON_REQUEST", False):
+        return
+    if not cache.add("herald:tournament-tick", 1, REQUEST_TICK_INTERVAL):
+        return
+    try:
+        tick()
+    except Exception:
+        log.exception("tournament tick from a request failed")

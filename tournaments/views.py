@@ -22,6 +22,7 @@ from tournaments.models import Tournament
 @require_safe
 def tournament_list(request: HttpRequest) -> HttpResponse:
     """Tournaments open for sign-up, running, and finished."""
+    services.tick_on_request()
     context = {**selectors.tournament_lists(), "moderator": selectors.is_moderator(request.user)}
     return render(request, "tournaments/list.html", context)
 
@@ -29,6 +30,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 @require_safe
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """A tournament's page: what it is, sign-up or withdraw, the standings, the rounds and their games."""
+    services.tick_on_request()
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     context = selectors.detail_context(tournament, request.user)
     if tournament.is_signup and request.user.is_authenticated and context["entry"] is None:

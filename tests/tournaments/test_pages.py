@@ -166,3 +166,16 @@ def test_the_move_that_ends_a_round_through_the_site_starts_the_next(client, mod
     t.refresh_from_db()
     assert t.current_round == 2
     assert Table.objects.filter(round__tournament=t, round__number=2).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_beat_a_page_request_starts_a_tournament_whose_time_came(client, moderator, settings):
+    settings.HERALD_SWEEP_ON_REQUEST = True
+    soon = timezone.now() + timedelta(minutes=1)
+    t = make_tournament(moderator, starts=soon, signup_closes=soon)
+    for _ in range(2):
+        services.tournament_signup(tournament_id=t.pk, user=UserFactory())
+    Tournament.objects.filter(pk=t.pk).update(starts=timezone.now() - timedelta(seconds=1))
+    page = client.get(reverse("tournaments:list")).content.decode()
+    t.refresh_from_db()
+    assert t.status == "running" and "Spring Cup" in page
