@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from caissify_pairings import generate_pairings
 from django.contrib.auth.models import Permission
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
@@ -217,3 +218,69 @@ def test_a_timeout_is_the_sites_forfeit_and_the_table_scores_it(moderator):
     t.refresh_from_db()
     assert t.current_round == 2  # the late player is still paired: only a withdrawal takes them out
     assert TableSeat.objects.filter(table__round__number=2, entry__user_id=late.user_id).exists()
+
+
+def _library_pairing_from_results(t: Tournament, number: int) -> list[tuple[int, int | None]]:
+    """What caissify-pairings itself pairs for round ``number``, given the recorded results of the rounds before.
+
+    Derived here independently of ``tournaments.standings.swiss_history``: colours from the seats,
+    floats from the scores before each round, byes from one-seat tables.
+    """
+    entries = {e.pk: e for e in t.entries.all()}
+    players = {
+        pk: {
+            "id": pk,
+            "name": str(pk),
+            "score": 0.0,
+            "rating": e.rating,
+            "starting_number": e.number,
+            "color_hist": [],
+            "float_history": [],
+            "bye_count": 0,
+        }
+        for pk, e in entries.items()
+    }
+    met = set()
+    for n in range(1, number):
+        before = {pk: p["score"] for pk, p in players.items()}
+        for table in Table.objects.filter(round__tournament=t, round__number=n):
+            seats = list(table.seats.order_by("position"))
+            if len(seats) == 1:
+                p = players[seats[0].entry_id]
+                p["bye_count"] += 1
+                p["color_hist"].append("none")
+                p["float_history"].append("down")
+            else:
+                a, b = seats
+                met.add(tuple(sorted((a.entry_id, b.entry_id))))
+                for me, them, colour in ((a, b, "white"), (b, a, "black")):
+                    mine, theirs = before[me.entry_id], before[them.entry_id]
+                    players[me.entry_id]["color_hist"].append(colour)
+                    players[me.entry_id]["float_history"].append(
+                        "down" if mine > theirs else "up" if mine < theirs else "none"
+                    )
+            for s in seats:
+                players[s.entry_id]["score"] += s.points
+    out = generate_pairings(
+        system="dutch",
+        players=list(players.values()),
+        previous_pairings=met,
+        round_number=number,
+        total_rounds=t.rounds,
+        bye_value=1.0,
+    )
+    return [(r["white_id"], r.get("black_id")) for r in sorted(out, key=lambda r: r["table"])]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_swiss_round_is_exactly_what_the_library_pairs_from_the_results(moderator):
+    t = make_tournament(moderator, rounds=4)
+    sign_up(t, 9)
+    services.tick(now=later())
+    for number in range(1, 5):
+        made = []
+        for table in Table.objects.filter(round__tournament=t, round__number=number).order_by("number"):
+            seats = [s.entry_id for s in table.seats.order_by("position")]
+            made.append((seats[0], seats[1] if len(seats) > 1 else None))
+        assert made == _library_pairing_from_results(t, number)
+        play_round(t, number)
