@@ -39,9 +39,11 @@ class TournamentForm(forms.Form):
     double_round_robin = forms.BooleanField(label=_("Round robin: both seat orders"), required=False)
     final_table = forms.BooleanField(label=_("Multi-table: a final table for the leaders"), required=False)
     signup_closes = forms.DateTimeField(
-        label=_("Sign-up closes"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+        label=_("Sign-up closes"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
     )
-    starts = forms.DateTimeField(label=_("Starts"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    starts = forms.DateTimeField(
+        label=_("Starts"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+    )
     max_players = forms.IntegerField(label=_("At most this many players (0: no limit)"), min_value=0, initial=0)
     min_rating = forms.IntegerField(label=_("Lowest rating"), required=False)
     max_rating = forms.IntegerField(label=_("Highest rating"), required=False)
