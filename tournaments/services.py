@@ -19,6 +19,7 @@ complete, so a lost task loses nothing. All times are aware UTC.
 from __future__ import annotations
 
 import logging
+import secrets
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -31,6 +32,7 @@ from django.utils.translation import gettext as _
 from accounts.selectors import has_verified_email
 from games import policy
 from games import services as games
+from games.engine.registry import get_engine
 from games.models import Game, Seat
 from ratings.models import Rating
 from ratings.services import display_rating
@@ -219,6 +221,10 @@ def _make_round(
     """Write a round's tables and start their games (seat order as given). Tournament locked."""
     rnd = Round.objects.create(tournament=tournament, number=number, started=now)
     entries = {e.pk: e for e in tournament.entries.select_related("user")}
+    # Every table of a round plays the same setup: a random kingdom is drawn once per round
+    # (from a seed of its own), so a round is fair across tables.
+    engine = get_engine(tournament.kind)
+    round_seed = secrets.randbits(63)
     for table_number, group in enumerate(groups, start=1):
         table = Table(round=rnd, number=table_number, final=final and table_number == 1)
         if len(group) == 1:
@@ -227,7 +233,7 @@ def _make_round(
             table.game = games.game_create_arranged(
                 players=[entries[pk].user for pk in group],
                 kind=tournament.kind,
-                options=dict(tournament.options),
+                options=engine.normalize_options(dict(tournament.options), len(group), round_seed),
                 rated=tournament.rated,
                 time_per_move=tournament.time_per_move,
                 clock=tournament.clock,

@@ -284,3 +284,12 @@ def test_each_swiss_round_is_exactly_what_the_library_pairs_from_the_results(mod
             made.append((seats[0], seats[1] if len(seats) > 1 else None))
         assert made == _library_pairing_from_results(t, number)
         play_round(t, number)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_random_kingdom_is_drawn_once_per_round(moderator):
+    t = make_tournament(moderator, kind="dominion", options={"kingdom": "random"}, rounds=2)
+    sign_up(t, 6)
+    services.tick(now=later())
+    kingdoms = [tuple(g.options["kingdom"]) for g in Game.objects.filter(tournament_table__round__tournament=t)]
+    assert len(kingdoms) == 3 and len(set(kingdoms)) == 1 and len(kingdoms[0]) == 10
