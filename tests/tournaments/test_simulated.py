@@ -4,8 +4,8 @@ Each player's moves are chosen by the engine's ``big_money`` bot and sent
 through ``games.services.game_submit_move`` as that player (so every game
 is clocked, logged, emailed and rated like a person's), on the "First
 Game" kingdom, whose Big Money games are short. The 64-player Swiss plays
-224 games: about 2.5 minutes of CPU (344 s of wall time on the project's 2-core
-machine while other work ran beside it).
+224 games: about 2.5 minutes of CPU, 6 to 10 minutes of wall time on the project's
+2-core machine while other work ran beside it (load average 6 to 9).
 """
 
 from __future__ import annotations
