@@ -7,6 +7,7 @@ owed and hands the message to the mail backend.
 from __future__ import annotations
 
 import zoneinfo
+from collections.abc import Callable
 from datetime import datetime
 from email.utils import parseaddr
 from typing import Any
@@ -29,6 +30,20 @@ from games.models import Game
 from website.text import one_line
 
 Kind = Notification.Kind
+
+#: Renderers of the kinds written by apps above games (``register_content``): kind -> function.
+_renderers: dict[str, Callable[[Notification], dict[str, Any]]] = {}
+
+
+def register_content(kind: str, renderer: Callable[[Notification], dict[str, Any]]) -> None:
+    """Let an app above games word the emails of ``kind`` (call from its ``AppConfig.ready``).
+
+    ``renderer(notification)`` runs with the recipient's language and time
+    zone active and returns ``{"subject", "lines", "games"}`` as
+    :func:`content_for` does. Correspondence thus sends a tournament's
+    emails without importing the tournaments app.
+    """
+    _renderers[kind] = renderer
 
 
 def game_title_of(game: Game) -> str:
@@ -56,6 +71,8 @@ def content_for(n: Notification) -> dict[str, Any]:
 
 def _content_lines(n: Notification) -> dict[str, Any]:
     """``content_for`` without switching language and zone (the caller did)."""
+    if n.kind in _renderers:
+        return _renderers[n.kind](n)
     game = n.game
     title = game_title_of(game)
     seats = list(game.seats.select_related("user").order_by("position"))

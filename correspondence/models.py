@@ -49,6 +49,9 @@ class Notification(models.Model):
         CANCELLED = "cancelled", _("Game cancelled")
         CHAT = "chat", _("Chat message while you are away")
         UNDO_ASKED = "undo_asked", _("A player asks to take back a move")
+        #: Written by apps above games (tournaments) through ``outbox.notify_other``; their
+        #: words come from the renderer they registered (``emails.register_content``).
+        TOURNAMENT = "tournament", _("News of your tournaments")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")
@@ -93,7 +96,7 @@ class NotificationSettings(models.Model):
     Attributes:
         your_move: ``immediate`` (one email per move), ``digest`` (one email
             a day listing the games waiting on you) or ``never``.
-        game_started, game_over, time_low, timed_out, cancelled, chat: on/off
+        game_started, game_over, time_low, timed_out, cancelled, chat, tournament: on/off
             per kind (chat is off unless asked for).
     """
 
@@ -114,6 +117,7 @@ class NotificationSettings(models.Model):
     timed_out = models.BooleanField(_("A player in your game timed out"), default=True)
     cancelled = models.BooleanField(_("Your game was cancelled"), default=True)
     chat = models.BooleanField(_("A chat message while you are away"), default=False)
+    tournament = models.BooleanField(_("News of your tournaments (start, rounds, result)"), default=True)
 
     class Meta:
         verbose_name = _("notification settings")

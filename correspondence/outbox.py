@@ -154,6 +154,17 @@ def notify_chat(*, message: ChatMessage) -> None:
     _notify(users, message.game, Kind.CHAT, message.pk, {"from": message.user_id, "text": message.text})
 
 
+def notify_other(*, kind: str, users: Iterable[Any], game: Game, seq: int, data: dict[str, Any]) -> int:
+    """Owe an email of a kind an app above games words (``emails.register_content``), e.g. a tournament's.
+
+    The row is keyed like every other (user, game, kind, seq), so the same
+    news is owed once: ``game`` is the game the news is about (a round's
+    game) and ``seq`` tells the pieces of news apart (a round's number).
+    Sent, skipped and unsubscribed like the rest. Returns rows written.
+    """
+    return _notify(users, game, kind, seq, data)
+
+
 def notify_time_low(*, game: Game, seat: Seat) -> None:
     """Owe ``seat``'s player a "you are running out of time" for its running clock. Caller holds the lock."""
     _notify([seat.user_id], game, Kind.TIME_LOW, seat.clock_seq)

@@ -35,9 +35,11 @@ DecisionsOwed          clocks started for seats that now owe a decision     corr
 ClockRunningLow        a running clock passed 80% of its time               correspondence: "time low" email
 SeatForfeited          a seat timed out, resigned or was forfeited          correspondence: the others' email
 GameFinished           a game ended with ranks (by the rules, a forfeit     correspondence: "game over" emails;
-                       or a moderator's adjudication)                       ratings: the rating update
+                       or a moderator's adjudication)                       ratings: the rating update;
+                                                                            tournaments: the table's result
 GameCancelled          an open game was cancelled or expired, or a          correspondence: the creator's email
-                       moderator aborted a game                             (expired games)
+                       moderator aborted a game                             (expired games); tournaments: the
+                                                                            aborted table scores 0
 ChatPosted             a chat line was posted                               correspondence: chat emails
 UndoAsked              a player asked the others to let them take moves     correspondence: "allow it?" emails
                        back (``games.undo``)

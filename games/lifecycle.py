@@ -242,8 +242,8 @@ def game_cancel(*, game_id: int, user: User) -> Game:
     return game
 
 
-def _game_start(game: Game, engine: Engine, *, started_by: User | None = None) -> None:
-    """Shuffle the seats, make the options concrete and deal. Caller holds the lock.
+def _game_start(game: Game, engine: Engine, *, started_by: User | None = None, shuffle: bool = True) -> None:
+    """Shuffle the seats (unless ``shuffle`` is False), make the options concrete and deal. Caller holds the lock.
 
     ``started_by``: whoever filled the last seat (or created a game against
     bots); they are looking at the game as it starts, so they get no
@@ -255,7 +255,8 @@ def _game_start(game: Game, engine: Engine, *, started_by: User | None = None) -
     since = timezone.now()  # before any outbox row of the start is written
     seats = list(game.seats.order_by("position"))
     order = list(range(len(seats)))
-    secrets.SystemRandom().shuffle(order)
+    if shuffle:  # an arranged game (a tournament's) keeps the seat order it was given
+        secrets.SystemRandom().shuffle(order)
     # Two steps, because (game, position) is unique at every statement.
     game.seats.update(position=F("position") + 100)
     for seat, position in zip(seats, order, strict=True):

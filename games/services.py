@@ -6,6 +6,7 @@ names); each is keyword-only, runs in one transaction, and raises a
 with a sentence a player can read. The work is split by job:
 
 * ``games.lifecycle``: create, join, leave, cancel, start, resign, forfeit, expire, abort, adjudicate;
+* ``games.arranged``: games whose seats an app above fills at once (tournaments), and leaving them;
 * ``games.moves``: the move path (``game_submit_move``, ``apply_move``);
 * ``games.turns``: whose decision is open, the clocks and a game's end;
 * ``games.replay``: the state from the log, and its cache;
@@ -17,6 +18,7 @@ with a sentence a player can read. The work is split by job:
 
 from __future__ import annotations
 
+from games.arranged import game_create_arranged, game_withdraw_player
 from games.chat import chat_post
 from games.errors import (
     AccountRestricted,
@@ -71,6 +73,7 @@ __all__ = [
     "chat_post",
     "game_cancel",
     "game_create",
+    "game_create_arranged",
     "game_expire",
     "game_join",
     "game_leave",
@@ -80,6 +83,7 @@ __all__ = [
     "game_undo",
     "game_undo_answer",
     "game_undo_ask",
+    "game_withdraw_player",
     "replay_states",
     "snapshot_at",
     "state_at",

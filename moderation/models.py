@@ -116,6 +116,10 @@ class ModerationAction(models.Model):
         USER_WARN = "user_warn", _("User warned")
         RATING_REFUND = "rating_refund", _("Rating changes refunded")
         CHAT_HIDE = "chat_hide", _("Chat message hidden")
+        TOURNAMENT_CREATE = "tournament_create", _("Tournament created")
+        TOURNAMENT_CANCEL = "tournament_cancel", _("Tournament cancelled")
+        TOURNAMENT_REMOVE = "tournament_remove", _("Player removed from a tournament")
+        TOURNAMENT_ADJUST = "tournament_adjust", _("Tournament result adjusted")
 
     moderator = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "correspondence",
     "ratings",
     "ops",
+    "tournaments",
     # Last: its admin extends the games' and accounts' admin classes.
     "moderation",
 ]
@@ -216,6 +217,8 @@ CELERY_BEAT_SCHEDULE = {
     "digests": {"task": "correspondence.tasks.send_digests", "schedule": crontab(hour=7, minute=0)},
     # Banned players' seats in running games forfeit.
     "moderation-forfeits": {"task": "moderation.tasks.forfeit_banned_seats", "schedule": 60.0},
+    # Tournaments: start those whose time came, and make the next round of any whose round is complete.
+    "tournaments": {"task": "tournaments.tasks.tick", "schedule": 60.0},
 }
 #: Without a broker there is no beat: run the sweep from lobby and game page
 #: requests instead (at most every 30 s), so a bare machine still times out games.

@@ -1,0 +1,125 @@
+"""Games arranged by the site rather than joined from the lobby: every seat given, dealt at once.
+
+An app above ``games`` (tournaments) decides who plays whom and in which
+seat order; this module creates and starts that game through the same
+start as a lobby game (``games.lifecycle``), so it is clocked, published
+(``GameStarted``), emailed and rated like any other. It never imports the
+app that asks for it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engine.core import InvalidOptions
+from games.engine.registry import get_engine
+from games.lifecycle import _game_start, seat_forfeit_locked
+from games.locking import lock_game
+from games.models import Game, Seat
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+
+def game_create_arranged(
+    *,
+    players: Sequence[User],
+    kind: str,
+    options: dict[str, Any],
+    rated: bool,
+    time_per_move: timedelta,
+    clock: str = Game.Clock.MOVE,
+    increment: timedelta = timedelta(0),
+) -> Game:
+    """Create and start a game with exactly ``players``, seated in the order given (seat 0 moves first).
+
+    Unlike ``game_create`` + ``game_join`` nobody joins: the seats are
+    filled at once, blocks between the players do not refuse the game (an
+    organiser paired them, as a club's pairing card would), and the seat
+    order is kept (a tournament gives colours). The game has no creator
+    (nobody may cancel it as its creator) and is public. Runs in one
+    transaction; publishes ``GameStarted`` with nobody as its starter, so
+    every player gets the "game started" email.
+
+    Args:
+        players: 2 to the engine's maximum users, distinct, in seat order.
+        kind: an engine name from ``games.engine.registry``.
+        options: the engine's options (made concrete at the start).
+        rated: whether the result counts for ratings.
+        time_per_move: the time per decision (a Fischer clock's bank).
+        clock: ``Game.Clock.MOVE`` or ``Game.Clock.FISCHER``.
+        increment: a Fischer clock's increment.
+
+    Returns:
+        The Game, active.
+
+    Raises:
+        InvalidOptions: unknown kind, a bad player count or repeated player,
+            bad options, or a bad time control.
+    """
+    try:
+        engine = get_engine(kind)
+    except (KeyError, ImportError):
+        raise InvalidOptions(_("Unknown game: %(kind)s.") % {"kind": kind}) from None
+    users = list(players)
+    if not engine.min_players <= len(users) <= engine.max_players:
+        raise InvalidOptions(
+            _("This game is for %(min)d to %(max)d players.") % {"min": engine.min_players, "max": engine.max_players}
+        )
+    if len({u.pk for u in users}) != len(users):
+        raise InvalidOptions(_("A player cannot take two seats."))
+    if time_per_move <= timedelta(0) or clock not in Game.Clock.values or increment < timedelta(0):
+        raise InvalidOptions(_("Unknown time control."))
+    seed = secrets.randbits(63)
+    engine.normalize_options(options, len(users), seed)
+    with transaction.atomic():
+        game = Game.objects.create(
+            kind=kind,
+            options=options,
+            seed=seed,
+            engine_version=engine.version,
+            creator=None,
+            rated=rated,
+            private=False,
+            time_per_move=time_per_move,
+            clock=clock,
+            increment=increment if clock == Game.Clock.FISCHER else timedelta(0),
+            max_players=len(users),
+        )
+        Seat.objects.bulk_create(Seat(game=game, position=i, user=u) for i, u in enumerate(users))
+        _game_start(game, engine, started_by=None, shuffle=False)
+    return game
+
+
+def game_withdraw_player(*, game_id: int, user: User, by_moderator: bool = False) -> bool:
+    """Forfeit ``user``'s seat in a running game because they left the event it belongs to.
+
+    The site's forfeit rule (``games.lifecycle.seat_forfeit_locked``): the
+    seat ranks last; with one other player left the game ends, with more a
+    bot plays the seat to the end. Said as a resignation to the others, or
+    as a moderator's forfeit when ``by_moderator``. Nothing happens to a
+    game that is not running or a seat already given up, so a repeated call
+    is harmless.
+
+    Returns:
+        True if a seat was forfeited now.
+
+    Raises:
+        Game.DoesNotExist: no such game.
+    """
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if not game.is_active:
+            return False
+        seat = game.seats.filter(user=user).first()
+        if seat is None or seat.given_up:
+            return False
+        seat_forfeit_locked(game, seat, timezone.now(), resigned=not by_moderator, by_moderator=by_moderator)
+    return True

@@ -1,0 +1,39 @@
+"""Playing tournament games to the end through the move service, as bots would."""
+
+from __future__ import annotations
+
+from games import services
+from games.autoplay import game_bot_moves
+from games.bots import bot_move
+from games.models import Game
+from games.replay import engine_for, state_at
+from tournaments.models import Table, Tournament
+
+
+def play_out(game_id: int, bot: str) -> Game:
+    """Play a game to its end, every seat's move chosen by ``bot`` and sent through ``game_submit_move``.
+
+    With the counter game's ``first`` bot (always add 1, target 10) the second seat wins.
+    """
+    game = Game.objects.get(pk=game_id)
+    users = {s.position: s.user for s in game.seats.select_related("user")}
+    while game.is_active:
+        engine = engine_for(game)
+        state = state_at(game)
+        position = game.to_act[0]
+        seat_user = users[position]
+        seat = game.seats.get(position=position)
+        if seat.bot_played:  # forfeited: the site's bot plays the seat, as its task would
+            game_bot_moves(game_id=game_id)
+            game = Game.objects.get(pk=game_id)
+            continue
+        move = bot_move(game, engine, state, position, bot)
+        services.game_submit_move(game_id=game_id, user=seat_user, move=move, expected_seq=game.last_seq)
+        game = Game.objects.get(pk=game_id)
+    return game
+
+
+def play_round(tournament: Tournament, number: int, bot: str = "first") -> None:
+    """Play every game of round ``number`` to its end."""
+    for table in Table.objects.filter(round__tournament=tournament, round__number=number, game__isnull=False):
+        play_out(table.game_id, bot)

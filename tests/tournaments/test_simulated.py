@@ -1,0 +1,96 @@
+"""Whole tournaments of real Dominion games, every move made by a bot through the move service.
+
+Each player's moves are chosen by the engine's ``big_money`` bot and sent
+through ``games.services.game_submit_move`` as that player (so every game
+is clocked, logged, emailed and rated like a person's), on the "First
+Game" kingdom, whose Big Money games are short. The 64-player Swiss plays
+224 games: about 2.5 minutes of CPU, 6 to 10 minutes of wall time on the project's
+2-core machine while other work ran beside it (load average 6 to 9).
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.models import Game
+from ratings.models import RatingChange
+from tests.factories import UserFactory
+from tests.tournaments.conftest import later, make_tournament
+from tests.tournaments.helpers import play_round
+from tournaments import services
+from tournaments.models import Table, TableSeat
+from tournaments.pairing import repeated_groups
+from tournaments.standings import standings
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DOMINION = {"kind": "dominion", "options": {"kingdom": "First Game"}, "rated": True}
+
+
+def _rounds(t) -> list[list[list[int]]]:
+    return [
+        [
+            [s.entry_id for s in table.seats.all()]
+            for table in Table.objects.filter(round__tournament=t, round__number=n)
+        ]
+        for n in range(1, t.current_round + 1)
+    ]
+
+
+def test_a_64_player_7_round_swiss_played_by_bots(moderator):
+    t = make_tournament(moderator, name="Grand Swiss", system="swiss", rounds=7, **DOMINION)
+    players = [UserFactory() for _ in range(64)]
+    for u in players:
+        services.tournament_signup(tournament_id=t.pk, user=u)
+    services.tick(now=later())
+    for number in range(1, 8):
+        t.refresh_from_db()
+        assert t.current_round == number
+        play_round(t, number, bot="big_money")
+    t.refresh_from_db()
+    assert t.status == "finished"
+    rounds = _rounds(t)
+    assert [len(r) for r in rounds] == [32] * 7
+    pairs = [frozenset(g) for r in rounds for g in r]
+    assert len(pairs) == len(set(pairs)) == 224  # nobody met twice
+    games = Game.objects.filter(tournament_table__round__tournament=t)
+    assert games.count() == 224 and not games.exclude(status="finished").exists()
+    # Rated like any other game: one rating change per player per game.
+    assert RatingChange.objects.filter(game__in=games).count() == 448
+    rows = standings(t)
+    assert sum(r.points for r in rows) == pytest.approx(224)
+    assert all(r.played == 7 for r in rows)
+    assert rows[0].points >= 5  # someone won most of their games
+    # The FIDE Dutch system keeps colours balanced: nobody moved first more than 4 times of 7.
+    firsts = TableSeat.objects.filter(table__round__tournament=t, position=0).values_list("entry_id", flat=True)
+    assert max(list(firsts).count(e) for e in set(firsts)) <= 4
+
+
+def test_a_3_player_multi_table_tournament_of_12_over_4_rounds_with_its_standings(client, moderator):
+    t = make_tournament(
+        moderator, name="Trio Cup", system="multi_table", players_per_table=3, rounds=4, final_table=True, **DOMINION
+    )
+    players = [UserFactory() for _ in range(12)]
+    for u in players:
+        services.tournament_signup(tournament_id=t.pk, user=u)
+    services.tick(now=later())
+    for number in range(1, 5):
+        play_round(t, number, bot="big_money")
+    t.refresh_from_db()
+    assert t.status == "finished"
+    rounds = _rounds(t)
+    assert [len(r) for r in rounds] == [4] * 4 and all(len(g) == 3 for r in rounds for g in r)
+    # The final table seats the three leaders after round 3; no other group ever repeats.
+    assert repeated_groups(rounds[:3]) == []
+    rows = standings(t)
+    assert sum(r.points for r in rows) == pytest.approx(16 * 1.5)
+    page = client.get(t.get_absolute_url()).content.decode()
+    assert "Final table" in page
+    shown = page[page.index('<table class="seats standings">') :]
+    shown = shown[: shown.index("</table>")]
+    # Every player, in the order of the standings, with their points.
+    positions = [shown.index(f">{r.entry.user.shown_name}</a>") for r in rows]
+    assert positions == sorted(positions)
+    print("\n".join(f"{r.rank:>2} {r.entry.user.shown_name:<10} {r.points:.2f} {r.tiebreaks}" for r in rows))
+    assert reverse("tournaments:standings", args=[t.pk]) not in page  # a finished tournament's standings stay put

@@ -1,0 +1,157 @@
+"""The tournament pages: the list, a tournament (standings, rounds, tables, games), sign-up and withdraw,
+and the moderators' forms. Thin: parse, call one service, render."""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from accounts.models import User
+from tournaments import moderators, selectors, services
+from tournaments.forms import AdjustForm, CancelForm, RemoveForm, TournamentForm
+from tournaments.models import Tournament
+
+
+@require_safe
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    """Tournaments open for sign-up, running, and finished."""
+    services.tick_on_request()
+    context = {**selectors.tournament_lists(), "moderator": selectors.is_moderator(request.user)}
+    return render(request, "tournaments/list.html", context)
+
+
+@require_safe
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """A tournament's page: what it is, sign-up or withdraw, the standings, the rounds and their games."""
+    services.tick_on_request()
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    context = selectors.detail_context(tournament, request.user)
+    if tournament.is_signup and request.user.is_authenticated and context["entry"] is None:
+        context["refusal"] = services.signup_refusal(tournament, request.user)
+    return render(request, "tournaments/detail.html", context)
+
+
+@require_safe
+def tournament_standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The standings alone (the page refreshes them with htmx)."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    return render(request, "tournaments/_standings.html", selectors.standings_context(tournament))
+
+
+def _done(request: HttpRequest, tournament_id: int, error: Exception | None, ok: str) -> HttpResponse:
+    if error is not None:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, ok)
+    return redirect("tournaments:detail", tournament_id=tournament_id)
+
+
+@login_required
+@require_POST
+def tournament_signup(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Sign the user up."""
+    get_object_or_404(Tournament, pk=tournament_id)
+    try:
+        services.tournament_signup(tournament_id=tournament_id, user=request.user)
+    except services.TournamentError as exc:
+        return _done(request, tournament_id, exc, "")
+    return _done(request, tournament_id, None, _("You are signed up."))
+
+
+@login_required
+@require_POST
+def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Take the user out (their running games in it are forfeited)."""
+    get_object_or_404(Tournament, pk=tournament_id)
+    if request.POST.get("confirm") != "yes":
+        return _done(request, tournament_id, services.TournamentError(_("Tick the box to confirm.")), "")
+    try:
+        services.tournament_withdraw(tournament_id=tournament_id, user=request.user)
+    except services.TournamentError as exc:
+        return _done(request, tournament_id, exc, "")
+    return _done(request, tournament_id, None, _("You have left the tournament."))
+
+
+def _require_moderator(request: HttpRequest) -> None:
+    if not selectors.is_moderator(request.user):
+        raise PermissionDenied(_("You are not allowed to do this."))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    """A moderator's form for a new tournament."""
+    _require_moderator(request)
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = moderators.tournament_create(moderator=request.user, **form.create_kwargs())
+        except services.TournamentError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("Tournament created."))
+            return redirect(tournament)
+    status = HTTPStatus.BAD_REQUEST if request.method == "POST" else HTTPStatus.OK
+    return render(request, "tournaments/new.html", {"form": form}, status=status)
+
+
+@login_required
+@require_POST
+def tournament_cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """A moderator cancels the tournament."""
+    _require_moderator(request)
+    form = CancelForm(request.POST)
+    if not form.is_valid():
+        return _done(request, tournament_id, services.TournamentError(_("The reason is too long.")), "")
+    try:
+        moderators.tournament_cancel(
+            moderator=request.user, tournament_id=tournament_id, reason=form.cleaned_data["reason"]
+        )
+    except services.TournamentError as exc:
+        return _done(request, tournament_id, exc, "")
+    return _done(request, tournament_id, None, _("Tournament cancelled."))
+
+
+@login_required
+@require_POST
+def tournament_remove(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """A moderator removes a player."""
+    _require_moderator(request)
+    form = RemoveForm(request.POST)
+    if not form.is_valid():
+        return _done(request, tournament_id, services.TournamentError(_("Choose a player.")), "")
+    user = get_object_or_404(User, pk=form.cleaned_data["user"])
+    try:
+        moderators.entry_remove(
+            moderator=request.user, tournament_id=tournament_id, user=user, reason=form.cleaned_data["reason"]
+        )
+    except services.TournamentError as exc:
+        return _done(request, tournament_id, exc, "")
+    return _done(request, tournament_id, None, _("Player removed."))
+
+
+@login_required
+@require_POST
+def tournament_adjust(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """A moderator sets a player's points at one table."""
+    _require_moderator(request)
+    form = AdjustForm(request.POST)
+    if not form.is_valid():
+        return _done(request, tournament_id, services.TournamentError(_("Points at a table are between 0 and 1.")), "")
+    try:
+        moderators.result_adjust(
+            moderator=request.user,
+            seat_id=form.cleaned_data["seat"],
+            points=form.cleaned_data["points"],
+            reason=form.cleaned_data["reason"],
+        )
+    except services.TournamentError as exc:
+        return _done(request, tournament_id, exc, "")
+    return _done(request, tournament_id, None, _("Result adjusted."))
