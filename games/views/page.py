@@ -87,6 +87,8 @@ def game_context(
         "seat": seat,
         "seats": seats,
         "viewer": viewer,
+        # The reader's own seat, which the board calls "(you)" (the replay draws other seats' eyes too).
+        "you": viewer,
         "view": view,
         "my_move": seat is not None and game.is_active and viewer in game.to_act and not seat.given_up,
         "waiting_on": [s for s in seats if s.position in game.to_act] if game.is_active else [],
