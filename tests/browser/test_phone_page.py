@@ -74,3 +74,74 @@ def test_the_chat_send_button_stays_on_one_line(browser, live_server, language, 
     )
     assert lines == 1, f"the Send button wraps onto {lines} lines"
     page.close()
+
+
+def hand_card_bottom(page) -> float:
+    return page.evaluate(
+        "(() => { const c = document.querySelector('#game-board .hand .card');"
+        " return c ? c.getBoundingClientRect().bottom + window.scrollY : -1; })()"
+    )
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans", "zh-hant"])
+def test_on_a_phone_the_hand_is_on_the_first_screen(browser, live_server, language):
+    """The turn bar and the hand first, then the supply; seats, clocks and the log below them."""
+    _game, page = open_game(browser, live_server, language=language)
+    bottom = hand_card_bottom(page)
+    assert 0 < bottom <= PHONE["height"], f"the hand's first card ends at {bottom}px, below the first screen"
+    order = page.evaluate(
+        "['.turn-bar', '.hand', '.supply', 'table.seats', '.clocks', '#game-log']"
+        ".map(s => document.querySelector(s).getBoundingClientRect().top + window.scrollY)"
+    )
+    turn_bar, hand, supply, seats, clocks, log = order
+    assert turn_bar < hand < supply < min(seats, clocks, log), order
+    page.close()
+
+
+def test_on_a_desktop_the_hand_is_on_the_first_screen_too(browser, live_server):
+    _game, page = open_game(browser, live_server, viewport=DESKTOP)
+    bottom = hand_card_bottom(page)
+    assert 0 < bottom <= DESKTOP["height"], bottom
+    page.close()
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_nothing_on_the_phone_page_scrolls_sideways(browser, live_server, language):
+    _game, page = open_game(browser, live_server, language=language)
+    wide = page.evaluate(
+        "[...document.querySelectorAll('body, table, .live, .board, section')]"
+        ".filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.tagName + '.' + e.className)"
+    )
+    assert wide == [], wide
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_card_names_break_only_between_words(browser, live_server, viewport):
+    """'Moneylende r' on a phone: each word of a card's name stays on one line, inside its card."""
+    _game, page = open_game(browser, live_server, viewport=viewport)
+    broken = page.evaluate(
+        """[...document.querySelectorAll('.card-name')].filter(n => {
+             const text = n.firstChild; if (!text || text.nodeType !== 3) return false;
+             const words = text.data.split(' '); let at = 0;
+             for (const w of words) {
+               const r = document.createRange();
+               r.setStart(text, at); r.setEnd(text, at + w.length); at += w.length + 1;
+               if (new Set([...r.getClientRects()].map(x => Math.round(x.top))).size > 1) return true;
+             }
+             return n.scrollWidth > n.clientWidth + 1;
+           }).map(n => n.textContent)"""
+    )
+    assert broken == [], broken
+    page.close()
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans", "zh-hant"])
+def test_screenshot_of_the_phone_game_page(browser, live_server, language):
+    """docs/screenshots/phone-game-<language>.png: the first screen and the whole page, to look at."""
+    _game, page = open_game(browser, live_server, language=language)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"phone-game-{language}.png"))
+    page.screenshot(path=str(SCREENSHOTS / f"phone-game-{language}-full.png"), full_page=True)
+    page.close()
