@@ -14,7 +14,17 @@ class NotificationSettingsForm(forms.ModelForm):
 
     class Meta:
         model = NotificationSettings
-        fields = ["your_move", "game_started", "game_over", "time_low", "timed_out", "cancelled", "chat"]
+        fields = [
+            "your_move",
+            "game_started",
+            "invited",
+            "game_over",
+            "time_low",
+            "timed_out",
+            "cancelled",
+            "chat",
+            "push",
+        ]
         widgets = {"your_move": forms.RadioSelect}
 
 

@@ -38,6 +38,7 @@ GameFinished           a game ended with ranks (by the rules, a forfeit     corr
 GameCancelled          an open game was cancelled or expired, or a          correspondence: the creator's email
                        moderator aborted a game                             (expired games)
 ChatPosted             a chat line was posted                               correspondence: chat emails
+PlayersInvited         a private game was created with invitations         correspondence: "invited" notices
 ChangesCommitted       after commit of any of the above                     correspondence: queue the outbox rows;
                                                                             games.tasks: queue the bots' turn
 =====================  ===================================================  ==========================================
@@ -179,6 +180,21 @@ class ChatPosted:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayersInvited:
+    """Users were invited to an open (private) game.
+
+    Attributes:
+        game: the Game, open.
+        user_ids: the users invited (players who blocked the creator are not among them).
+        by_id: who invited them (the game's creator).
+    """
+
+    game: Game
+    user_ids: tuple[int, ...]
+    by_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class ChangesCommitted:
     """After commit of a change to a game: the moment to queue work about it.
 
@@ -208,6 +224,7 @@ EVENTS: tuple[type, ...] = (
     GameFinished,
     GameCancelled,
     ChatPosted,
+    PlayersInvited,
     ChangesCommitted,
 )
 
