@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from py_vapid import Vapid
 
+from correspondence import push
 from games import services
 from tests.browser.test_flows import sign_in
 from tests.browser.test_phone_page import DESKTOP, PHONE
@@ -56,3 +58,24 @@ def test_the_move_sound_is_this_browsers_choice_and_needs_javascript(browser, li
     assert not plain.locator("#move-sound").is_visible()
     context.close()
     page.close()
+
+
+def test_the_settings_page_offers_notifications_in_this_browser(browser, live_server, settings):
+    """With a VAPID key the page shows the switch (with JavaScript) and registers the service worker."""
+    key = Vapid()
+    key.generate_keys()
+    settings.VAPID_PRIVATE_KEY = key.private_pem().decode()
+    push._vapid.cache_clear()
+    try:
+        user = UserFactory()
+        page = browser.new_page()
+        sign_in(page, live_server, user.username)
+        page.goto(f"{live_server.url}/settings/email/")
+        page.locator("#push-setup").wait_for()
+        page.locator("#push-state:has-text('Notifications are off in this browser.')").wait_for()
+        assert page.locator("#push-on").is_visible()
+        assert page.evaluate("navigator.serviceWorker.getRegistration().then(r => !!r && !!r.active)")
+        assert page.get_attribute("#push-setup", "data-key") == push.public_key()
+        page.close()
+    finally:
+        push._vapid.cache_clear()
