@@ -168,6 +168,10 @@ class PushSubscription(models.Model):
     created = models.DateTimeField(default=timezone.now)
     last_sent = models.DateTimeField(null=True, blank=True)
 
+    class Meta:
+        verbose_name = _("browser push subscription")
+        verbose_name_plural = _("browser push subscriptions")
+
     def __str__(self) -> str:
         return f"push subscription {self.pk} of {self.user_id}"
 
