@@ -12,6 +12,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from accounts.services import user_settings_update
 from website.text import validate_one_line
 
 
@@ -93,3 +94,28 @@ class LoginForm(allauth_forms.LoginForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["login"].label = _("Username or email")
+
+
+class SignupForm(allauth_forms.SignupForm):
+    """allauth's sign-up, plus the time zone the browser reports (a hidden field filled by ``herald.js``).
+
+    A new player's dates and deadlines are then in their own zone from the
+    first email on, instead of UTC until they find the settings page. An
+    unknown or missing zone (no JavaScript) keeps the default, UTC; the
+    settings page changes it any time.
+    """
+
+    time_zone = forms.CharField(required=False, widget=forms.HiddenInput(attrs={"data-browser-time-zone": ""}))
+
+    def clean_time_zone(self) -> str:
+        """The posted zone if it is an IANA name this server knows, else ""."""
+        zone = self.cleaned_data.get("time_zone") or ""
+        return zone if zone in dict(time_zone_choices()) else ""
+
+    def save(self, request: Any) -> User:
+        """Create the user as allauth does, then keep the browser's time zone."""
+        user = super().save(request)
+        zone = self.cleaned_data.get("time_zone")
+        if zone and zone != user.time_zone:
+            user_settings_update(user=user, display_name=user.display_name, language=user.language, time_zone=zone)
+        return user

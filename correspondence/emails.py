@@ -57,10 +57,15 @@ def absolute(path: str) -> str:
 
 
 def _when(dt: datetime | None) -> str:
-    """Format ``dt`` in the active time zone and language."""
+    """Format ``dt`` in the active time zone and language, naming the zone ("Dec 2, 2026, 14:00 (Europe/Paris)").
+
+    An email is read anywhere, maybe long after: a deadline without its zone
+    is a guess.
+    """
     if dt is None:
         return ""
-    return date_format(timezone.localtime(dt), "DATETIME_FORMAT")
+    zone = timezone.get_current_timezone_name()
+    return f"{date_format(timezone.localtime(dt), 'DATETIME_FORMAT')} ({zone})"
 
 
 def content_for(n: Notification) -> dict[str, Any]:
@@ -127,6 +132,12 @@ def _content_lines(n: Notification) -> dict[str, Any]:
         subject = _("%(name)s asks to take back a move in %(game)s") % {"name": name, "game": title}
         lines.append(_("%(name)s asks to take back their last move in %(game)s.") % {"name": name, "game": title})
         lines.append(_("Open the game to allow it or refuse; the request ends with the next move."))
+    elif n.kind == Kind.INVITED:
+        host = User.objects.filter(pk=n.data.get("by")).first()
+        name = host.shown_name if host is not None else "?"
+        subject = _("%(name)s invited you to %(game)s") % {"name": name, "game": title}
+        lines.append(_("%(name)s invited you to play %(game)s.") % {"name": name, "game": title})
+        lines.append(_("Open the game to take your seat; it starts when every seat is taken."))
     else:  # chat
         author = next((s for s in seats if s.user_id == n.data.get("from")), None)
         name = author.user.shown_name if author and author.user_id else "?"

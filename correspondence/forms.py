@@ -14,7 +14,18 @@ class NotificationSettingsForm(forms.ModelForm):
 
     class Meta:
         model = NotificationSettings
-        fields = ["your_move", "game_started", "game_over", "time_low", "timed_out", "cancelled", "chat", "tournament"]
+        fields = [
+            "your_move",
+            "game_started",
+            "invited",
+            "game_over",
+            "time_low",
+            "timed_out",
+            "cancelled",
+            "chat",
+            "tournament",
+            "push",
+        ]
         widgets = {"your_move": forms.RadioSelect}
 
 

@@ -58,6 +58,11 @@ def on_undo_asked(event: events.UndoAsked) -> None:
     outbox.notify_undo_asked(game=event.game, request_id=event.request_id, seat=event.seat, voters=event.voters)
 
 
+def on_players_invited(event: events.PlayersInvited) -> None:
+    """Owe each invited player an "invited" notice (email, and push where they turned it on)."""
+    outbox.notify_invited(game=event.game, user_ids=event.user_ids, by_id=event.by_id)
+
+
 def on_changes_committed(event: events.ChangesCommitted) -> None:
     """After commit: queue a send task for each outbox row the change wrote."""
     outbox_enqueue(game_id=event.game_id, since=event.since)
@@ -73,5 +78,6 @@ def connect() -> None:
     events.subscribe(events.GameCancelled, on_game_cancelled)
     events.subscribe(events.ChatPosted, on_chat_posted)
     events.subscribe(events.UndoAsked, on_undo_asked)
+    events.subscribe(events.PlayersInvited, on_players_invited)
     events.subscribe(events.ChangesCommitted, on_changes_committed)
     policy.register_absence(vacation_ends)

@@ -38,6 +38,10 @@ class Notification(models.Model):
             be a dead sender's and may be claimed again.
         attempts, last_error: the sender's failed tries, for the sweep's
             give-up rule and for admins.
+        channel: how it reaches the user: ``email``, or ``push`` (Web Push to
+            every browser the user turned notifications on in,
+            ``PushSubscription``). One row per channel, each claimed, sent and
+            marked on its own.
     """
 
     class Kind(models.TextChoices):
@@ -52,6 +56,11 @@ class Notification(models.Model):
         #: Written by apps above games (tournaments) through ``outbox.notify_other``; their
         #: words come from the renderer they registered (``emails.register_content``).
         TOURNAMENT = "tournament", _("News of your tournaments")
+        INVITED = "invited", _("You were invited to a game")
+
+    class Channel(models.TextChoices):
+        EMAIL = "email", _("Email")
+        PUSH = "push", _("Browser notification")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")
@@ -72,10 +81,13 @@ class Notification(models.Model):
     claimed_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.TextField(blank=True)
+    channel = models.CharField(max_length=8, choices=Channel.choices, default=Channel.EMAIL, db_default="email")
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["user", "game", "kind", "seq"], name="notification_once_per_event"),
+            models.UniqueConstraint(
+                fields=["user", "game", "kind", "seq", "channel"], name="notification_once_per_event_channel"
+            ),
         ]
         indexes = [
             # The outbox sweep and the digest: only rows still to send.
@@ -87,7 +99,7 @@ class Notification(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} to {self.user_id} about {self.game_id}#{self.seq} ({self.status})"
+        return f"{self.kind} by {self.channel} to {self.user_id} about {self.game_id}#{self.seq} ({self.status})"
 
 
 class NotificationSettings(models.Model):
@@ -96,8 +108,10 @@ class NotificationSettings(models.Model):
     Attributes:
         your_move: ``immediate`` (one email per move), ``digest`` (one email
             a day listing the games waiting on you) or ``never``.
-        game_started, game_over, time_low, timed_out, cancelled, chat, tournament: on/off
-            per kind (chat is off unless asked for).
+        game_started, game_over, time_low, timed_out, cancelled, chat, invited,
+            tournament: on/off per kind (chat is off unless asked for).
+        push: whatever is on above also comes as a browser notification
+            (Web Push) on the devices where the user turned them on.
     """
 
     class YourMove(models.TextChoices):
@@ -118,6 +132,10 @@ class NotificationSettings(models.Model):
     cancelled = models.BooleanField(_("Your game was cancelled"), default=True)
     chat = models.BooleanField(_("A chat message while you are away"), default=False)
     tournament = models.BooleanField(_("News of your tournaments (start, rounds, result)"), default=True)
+    invited = models.BooleanField(_("Someone invited you to a game"), default=True, db_default=True)
+    push = models.BooleanField(
+        _("Also as a notification on the devices where you turned them on"), default=True, db_default=True
+    )
 
     class Meta:
         verbose_name = _("notification settings")
@@ -132,6 +150,36 @@ class NotificationSettings(models.Model):
             # A request to take moves back waits on this person as a move does.
             return self.your_move != self.YourMove.NEVER
         return bool(getattr(self, kind, False))
+
+
+class PushSubscription(models.Model):
+    """One browser's Web Push subscription (what ``PushManager.subscribe`` gave it).
+
+    Attributes:
+        endpoint: the push service's URL for this browser (unique: a browser
+            that subscribes again replaces its row).
+        p256dh, auth: the browser's public key and secret (base64url), which
+            encrypt the payload (RFC 8291) so the push service cannot read it.
+        created, last_sent: UTC; ``last_sent`` when a push service last accepted a message.
+
+    A row is deleted when the push service answers 404 or 410 (the
+    subscription expired or the user revoked it), or when the user turns
+    notifications off in that browser.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    created = models.DateTimeField(default=timezone.now)
+    last_sent = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("browser push subscription")
+        verbose_name_plural = _("browser push subscriptions")
+
+    def __str__(self) -> str:
+        return f"push subscription {self.pk} of {self.user_id}"
 
 
 class Vacation(models.Model):

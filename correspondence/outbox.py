@@ -35,8 +35,9 @@ from django.utils.translation import ngettext
 from accounts.models import Block
 from accounts.selectors import blockers_among, can_receive_email
 from correspondence.emails import absolute, content_for, game_title_of, message_for, message_id
-from correspondence.models import Notification, NotificationSettings
+from correspondence.models import Notification, NotificationSettings, PushSubscription
 from correspondence.preferences import settings_for
+from correspondence.push import push_send
 from games.locking import retry_on_deadlock
 from games.models import ChatMessage, Game, Seat, UndoRequest
 
@@ -44,6 +45,7 @@ log = logging.getLogger(__name__)
 
 Kind = Notification.Kind
 Status = Notification.Status
+Channel = Notification.Channel
 
 #: After this many failed attempts a row is marked failed and left alone.
 MAX_ATTEMPTS = 10
@@ -63,14 +65,20 @@ CLAIM_TIMEOUT = timedelta(minutes=5)
 def _notify(users: Iterable[Any], game: Game, kind: str, seq: int, data: dict[str, Any] | None = None) -> int:
     """Write one pending row per user for this event; an existing row (same key) is kept.
 
-    Returns the number of rows written. Users are ids or User objects.
+    Besides the email row, a ``push`` row for each user with a browser
+    subscribed to Web Push (one query); whether each is wanted is decided
+    at sending time, from the same settings. Returns the number of rows
+    written. Users are ids or User objects.
     """
-    rows = [
-        Notification(user_id=getattr(u, "pk", u), game=game, kind=kind, seq=seq, data=data or {})
-        for u in {getattr(u, "pk", u) for u in users if u is not None}
-    ]
-    if not rows:
+    ids = {getattr(u, "pk", u) for u in users if u is not None}
+    if not ids:
         return 0
+    pushed = set(PushSubscription.objects.filter(user_id__in=ids).values_list("user_id", flat=True))
+    rows = [Notification(user_id=uid, game=game, kind=kind, seq=seq, data=data or {}) for uid in ids]
+    rows += [
+        Notification(user_id=uid, game=game, kind=kind, seq=seq, data=data or {}, channel=Channel.PUSH)
+        for uid in ids & pushed
+    ]
     # The unique key (user, game, kind, seq) makes a repeated event a no-op.
     Notification.objects.bulk_create(rows, ignore_conflicts=True)
     return len(rows)
@@ -165,6 +173,11 @@ def notify_other(*, kind: str, users: Iterable[Any], game: Game, seq: int, data:
     return _notify(users, game, kind, seq, data)
 
 
+def notify_invited(*, game: Game, user_ids: Iterable[int], by_id: int) -> None:
+    """Owe each of ``user_ids`` a note that ``by_id`` invited them to ``game`` (an open, private game)."""
+    _notify(user_ids, game, Kind.INVITED, 0, {"by": by_id})
+
+
 def notify_time_low(*, game: Game, seat: Seat) -> None:
     """Owe ``seat``'s player a "you are running out of time" for its running clock. Caller holds the lock."""
     _notify([seat.user_id], game, Kind.TIME_LOW, seat.clock_seq)
@@ -223,8 +236,13 @@ def notification_send(*, notification_id: int) -> bool:
         if why_not:
             mine.update(status=Status.SKIPPED, last_error=why_not, claimed_at=None)
             return False
-        message = message_for(n.user, content_for(n), n.kind, message_id=message_id("notification", n.pk))
-        message.send()
+        if n.channel == Channel.PUSH:
+            if not push_send(n):
+                mine.update(status=Status.SKIPPED, last_error="no push subscription left", claimed_at=None)
+                return False
+        else:
+            message = message_for(n.user, content_for(n), n.kind, message_id=message_id("notification", n.pk))
+            message.send()
     except Exception as exc:
         mine.update(status=Status.PENDING, claimed_at=None, attempts=F("attempts") + 1, last_error=repr(exc)[:1000])
         raise
@@ -248,18 +266,24 @@ def _chat_withdrawn(n: Notification) -> bool:
 def _skip_reason(n: Notification) -> str:
     """Why ``n`` should not be sent now ("digest" to hold it for the digest), or ""."""
     user = n.user
-    if not user.email or not can_receive_email(user):
+    push = n.channel == Channel.PUSH
+    if push and (not user.is_active or getattr(user, "deleted", None)):
+        return "no active user"
+    if not push and (not user.email or not can_receive_email(user)):
         return "no active user with a verified email address"
     prefs = settings_for(user)
     if not prefs.wants(n.kind):
         return "turned off by the user"
+    if push and not prefs.push:
+        return "browser notifications turned off by the user"
     if n.kind == Kind.YOUR_MOVE:
         if not _still_your_move(n):
             return "no longer the user's move"
         if n.seq == 0 and prefs.game_started:
             return "covered by the game-started email"
         if prefs.your_move == NotificationSettings.YourMove.DIGEST:
-            return "digest"
+            # The daily digest is an email; its moves are not pushed one by one either.
+            return "the user asked for a daily digest" if push else "digest"
     if n.kind == Kind.CHAT and _chat_withdrawn(n):
         return "the message was hidden, or its author is blocked"
     if n.kind == Kind.UNDO_ASKED and not _undo_still_open(n):

@@ -5,20 +5,22 @@ Views parse and render; ``correspondence.services`` does every write.
 
 from __future__ import annotations
 
+import json
 from http import HTTPStatus
 from typing import TYPE_CHECKING
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core import signing
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from correspondence import preferences, services
+from correspondence import preferences, push, services
 from correspondence.forms import NotificationSettingsForm, VacationForm
 from correspondence.models import Notification
 from games.locking import LockTimeout
@@ -49,6 +51,7 @@ def notification_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
         "vacation": services.vacation_active(request.user, now),
         "vacation_form": VacationForm(),
         "days_left": max(0, services.VACATION_DAYS_PER_YEAR - services.vacation_days_used(request.user, now.year)),
+        "push_key": push.public_key(),
     }
     status = HTTPStatus.BAD_REQUEST if request.method == "POST" else HTTPStatus.OK
     return render(request, "correspondence/settings.html", context, status=status)
@@ -70,7 +73,9 @@ def vacation_start(request: AuthenticatedHttpRequest) -> HttpResponse:
         messages.error(request, _("Please try again."))
     else:
         messages.success(
-            request, _("Your clocks are paused until %(end)s.") % {"end": timezone.localtime(vacation.end)}
+            request,
+            _("Your clocks are paused until %(end)s.")
+            % {"end": date_format(timezone.localtime(vacation.end), "DATETIME_FORMAT")},
         )
     return redirect("correspondence:settings")
 
@@ -117,3 +122,44 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     return render(
         request, "correspondence/unsubscribe.html", {"done": True, "kind_label": Notification.Kind(kind).label}
     )
+
+
+def _posted_json(request: HttpRequest) -> object:
+    """The request's JSON body, or None when it is not JSON (a 400 for the caller)."""
+    try:
+        return json.loads(request.body or b"null")
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+@login_required
+@require_POST
+def push_subscribe(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Keep this browser's Web Push subscription (its ``toJSON()`` as the body): 204, or 400 with the reason."""
+    if not push.push_enabled():
+        return HttpResponse(_("Browser notifications are not set up on this site."), status=HTTPStatus.NOT_FOUND)
+    try:
+        push.subscription_save(user=request.user, data=_posted_json(request))
+    except push.InvalidSubscription as exc:
+        return HttpResponseBadRequest(str(exc))
+    return HttpResponse(status=HTTPStatus.NO_CONTENT)
+
+
+@login_required
+@require_POST
+def push_unsubscribe(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Forget this browser's subscription (``{"endpoint": ...}``): 204 whether or not it was known."""
+    data = _posted_json(request)
+    endpoint = data.get("endpoint") if isinstance(data, dict) else None
+    if not isinstance(endpoint, str):
+        return HttpResponseBadRequest(_("An endpoint is needed."))
+    push.subscription_delete(user=request.user, endpoint=endpoint)
+    return HttpResponse(status=HTTPStatus.NO_CONTENT)
+
+
+@require_safe
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker that shows pushed notifications, at the site's root so its scope is the whole site."""
+    response = render(request, "correspondence/push-sw.js", content_type="text/javascript")
+    response["Cache-Control"] = "no-cache"  # a browser checks for a new worker on each registration
+    return response

@@ -269,8 +269,17 @@ EMPTY_PLAY_FIELD = "play_empty"
 
 def places_nothing(move: Any) -> bool:
     """True for a ``play`` that puts nothing on the board: legal (every action is "up to"), but the
-    card and its cost are spent for nothing, so the page asks the player to say so on purpose."""
-    return isinstance(move, dict) and move.get("act") == "play" and not any(move.get(k) for k in PLACING_PARTS)
+    card and its cost are spent for nothing, so the page asks the player to say so on purpose.
+
+    Only a play that names a card: without one (``"card": null``) the move is
+    not a play of anything, and the engine's refusal says what is missing."""
+    return (
+        isinstance(move, dict)
+        and move.get("act") == "play"
+        and isinstance(move.get("card"), str)
+        and bool(move["card"])
+        and not any(move.get(k) for k in PLACING_PARTS)
+    )
 
 
 def unconfirmed_empty_play(move: Any, post: Any) -> str | None:

@@ -43,6 +43,7 @@ GameCancelled          an open game was cancelled or expired, or a          corr
 ChatPosted             a chat line was posted                               correspondence: chat emails
 UndoAsked              a player asked the others to let them take moves     correspondence: "allow it?" emails
                        back (``games.undo``)
+PlayersInvited         a private game was created with invitations         correspondence: "invited" notices
 ChangesCommitted       after commit of any of the above                     correspondence: queue the outbox rows;
                                                                             games.tasks: queue the bots' turn
 =====================  ===================================================  ==========================================
@@ -201,6 +202,21 @@ class UndoAsked:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayersInvited:
+    """Users were invited to an open (private) game.
+
+    Attributes:
+        game: the Game, open.
+        user_ids: the users invited (players who blocked the creator are not among them).
+        by_id: who invited them (the game's creator).
+    """
+
+    game: Game
+    user_ids: tuple[int, ...]
+    by_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class ChangesCommitted:
     """After commit of a change to a game: the moment to queue work about it.
 
@@ -231,6 +247,7 @@ EVENTS: tuple[type, ...] = (
     GameCancelled,
     ChatPosted,
     UndoAsked,
+    PlayersInvited,
     ChangesCommitted,
 )
 

@@ -152,3 +152,59 @@ def _undo(event: dict[str, Any], who: str, names: Sequence[str]) -> str:
     if agreed:
         text += " " + _("%(names)s agreed.") % {"names": ", ".join(agreed)}
     return text
+
+
+#: Plays that put the next card played twice (nested Throne Rooms nest their lines).
+_PLAYS_TWICE = {"Throne Room": 2}
+#: Events after which nothing is inside a Throne Room any more: the Buy phase and the turn's end.
+_TOP_LEVEL = {"buy", "end_turn", "start_turn", "game_over"}
+
+
+def play_depths(events: Sequence[tuple[int, Any]]) -> list[int]:
+    """How deep inside Throne Rooms each Dominion event happened (0: played from the hand), in order.
+
+    ``events``: ``(seq, Event)`` pairs, oldest first. A Throne Room's next
+    play (its chosen card) and that card's second play sit one level below
+    it, with everything they cause; a Throne Room chosen by a Throne Room
+    nests again. Worked out from the public ``play`` events alone, so every
+    viewer reads the same nesting. A Throne Room that found no Action to play
+    is not told apart (its player's next play is drawn inside it); that play
+    is rare and a waste of the card.
+    """
+    frames: list[list[Any]] = []  # [chosen card or None, plays left, depth of the Throne Room]
+    depth = 0
+    out = []
+    for _seq, event in events:
+        kind = event.kind
+        card = event.data.get("card") if kind == "play" else None
+        if kind in _TOP_LEVEL or (kind == "play" and card is None):
+            frames.clear()
+            depth = 0
+        elif card is not None:
+            while frames and (frames[-1][1] == 0 or frames[-1][0] not in (None, card)):
+                frames.pop()
+            if frames:
+                frames[-1][0] = card
+                frames[-1][1] -= 1
+                depth = frames[-1][2] + 1
+            else:
+                depth = 0
+            if card in _PLAYS_TWICE:
+                frames.append([None, _PLAYS_TWICE[card], depth])
+        out.append(depth)
+    return out
+
+
+def merged_draws(earlier: dict[str, Any], later: dict[str, Any]) -> dict[str, Any] | None:
+    """One "draw" for two draws of one player in a row (as a viewer sees them), or None if they differ.
+
+    Library draws card by card: its log said "draws 1 card" once per card.
+    Both named (the drawer's own eyes, or a finished game) or both counted.
+    """
+    if earlier.get("kind") != "draw" or later.get("kind") != "draw" or earlier.get("player") != later.get("player"):
+        return None
+    if earlier.get("cards") is not None and later.get("cards") is not None:
+        return {**earlier, "cards": [*earlier["cards"], *later["cards"]]}
+    if earlier.get("cards") is None and later.get("cards") is None:
+        return {**earlier, "count": earlier.get("count", 0) + later.get("count", 0)}
+    return None

@@ -131,6 +131,7 @@ def game_create(
     # Validate now so a bad kingdom is refused on the form, not at the start.
     engine.normalize_options(options, players, seed)
 
+    since = timezone.now()  # before the invitations' outbox rows are written
     with transaction.atomic():
         game = Game.objects.create(
             kind=kind,
@@ -153,6 +154,10 @@ def game_create(
         Invitation.objects.bulk_create(
             Invitation(game=game, user=user) for pk, user in invited_by_id.items() if pk not in refused
         )
+        asked = tuple(pk for pk in invited_by_id if pk not in refused)
+        if asked:
+            events.publish(events.PlayersInvited(game=game, user_ids=asked, by_id=creator.pk))
+            on_commit_fan_out(game, since=since, bot_to_act=False)
         if 1 + len(bots) == players:
             _game_start(game, engine, started_by=creator)
     return game

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from games.engine.undo import retracted_seqs
 from games.errors import GameNotActive
-from games.eventtext import describe
+from games.eventtext import describe, merged_draws, play_depths
 from games.models import Game, Seat
 
 if TYPE_CHECKING:
@@ -28,6 +28,8 @@ WAITING_LIMIT = 20
 #: "Your move" in the lobby: the most urgent (oldest deadline) first.
 MY_MOVE_LIMIT = 25
 FINISHED_LIMIT = 10
+#: "Games in progress" in the lobby, to watch.
+WATCH_LIMIT = 20
 
 
 #: What a list row reads of a seat's player (``Seat.name``, the profile link); the rest
@@ -131,6 +133,18 @@ def my_waiting_games(user: User) -> QuerySet[Game]:
     return _row_columns(qs)[:WAITING_LIMIT]
 
 
+def games_to_watch(user: User | None) -> QuerySet[Game]:
+    """Public games in progress that ``user`` (or a visitor, ``None``) does not play in, newest first.
+
+    What a visitor can open and watch; the lobby's own lists already hold a
+    player's games. Ordered by creation, which the lobby's index serves.
+    """
+    qs = Game.objects.filter(status=Game.Status.ACTIVE, private=False)
+    if user is not None and user.is_authenticated:
+        qs = qs.exclude(seats__user=user)
+    return _row_columns(qs.order_by("-created"))[:WATCH_LIMIT]
+
+
 def recent_finished_games(user: User | None) -> QuerySet[Game]:
     """The most recently finished public games, plus ``user``'s own, newest first.
 
@@ -158,6 +172,7 @@ class LogEntry:
         text: a sentence in the active language.
         move: the move as recorded (public in Dominion; a game with secret
             moves must redact it here before it reaches a template).
+        depth: how deep inside Throne Rooms it happened (0: not inside one).
     """
 
     seq: int
@@ -165,6 +180,7 @@ class LogEntry:
     name: str
     text: str
     move: dict[str, Any]
+    depth: int = 0
 
 
 #: How many lines a game's log shows.
@@ -195,15 +211,25 @@ def game_log(
     if events is not None:
         seat_names = [names.get(i, "?") for i in range(max(names, default=-1) + 1)]
         reveal_all = game.status == Game.Status.FINISHED
+        # The nesting needs the turn from its start: worked out over every event in hand (no text drawn).
+        depths = play_depths(events) if game.kind == "dominion" else [0] * len(events)
         out: list[LogEntry] = []
+        above: tuple[int, dict[str, Any]] | None = None  # the line just drawn (the next event in time)
         # Newest first, stopping at ``limit``: the snapshot keeps far more events than the page shows.
-        for seq, event in reversed(events):
+        for index in range(len(events) - 1, -1, -1):
+            seq, event = events[index]
             if len(out) >= limit or (after_seq is not None and seq <= after_seq):
                 break
             shown = event.for_viewer(viewer, reveal_all=reveal_all)
             if shown is None:
                 continue
+            # Draws in a row within one move (Library's, card by card) are one line.
+            merged = merged_draws(shown, above[1]) if above is not None and above[0] == seq else None
+            if merged is not None:
+                out.pop()
+                shown = merged
             text = describe(game.kind, shown, seat_names)
+            above = None
             if text:
                 seat = shown.get("player")
                 out.append(
@@ -213,8 +239,10 @@ def game_log(
                         name=names.get(seat, ""),
                         text=text,
                         move={},
+                        depth=depths[index],
                     )
                 )
+                above = (seq, shown)
         out.reverse()
         return out
     rows = list(game.actions.order_by("-seq").values_list("seq", "seat", "move")[:limit])

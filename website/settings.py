@@ -21,6 +21,7 @@ the "Production" block below; docs/scaling.md shows them in use.
 from __future__ import annotations
 
 import sys
+from email.utils import parseaddr
 from pathlib import Path
 
 import dj_database_url
@@ -244,7 +245,7 @@ LOGOUT_REDIRECT_URL = "games:lobby"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 # Refuses banned users' sign-in with a page that says so.
 ACCOUNT_ADAPTER = "moderation.adapter.AccountAdapter"
-ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm"}
+ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm", "signup": "accounts.forms.SignupForm"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 # Confirming the address in the browser that signed up signs the user in: no second sign-in.
@@ -279,6 +280,20 @@ DEFAULT_FROM_EMAIL = envstr("DEFAULT_FROM_EMAIL", "Herald <herald@localhost>")
 #: (the send is then retried): a hung mail server must not hold a worker for long.
 EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", 10)
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# Web Push (browser notifications beside the emails, correspondence/push.py). VAPID_PRIVATE_KEY: the
+# site's signing key as PEM (or VAPID_PRIVATE_KEY_FILE; make one with `manage.py vapid_key`). Unset: with
+# DEBUG a key is made once in var/vapid_private.pem; without DEBUG, Web Push is off. Only endpoints on the
+# browsers' push services are accepted (PUSH_SERVICE_HOSTS, host suffixes, https only): a subscription
+# names a URL the server then posts to, which must never be a machine of ours.
+VAPID_PRIVATE_KEY = envstr("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = envstr("VAPID_SUBJECT", "") or "mailto:" + (parseaddr(DEFAULT_FROM_EMAIL)[1] or "herald@localhost")
+PUSH_SERVICE_HOSTS = envlist(
+    "PUSH_SERVICE_HOSTS",
+    ["fcm.googleapis.com", "push.services.mozilla.com", "notify.windows.com", "push.apple.com"],
+)
+PUSH_ALLOW_HTTP = False  # tests only: their fake push service listens on plain http on loopback
+PUSH_TIMEOUT = envint("PUSH_TIMEOUT", 10)  # seconds per request to a push service
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [

@@ -25,7 +25,8 @@ def clocks_html(game: Game) -> str:
     Built in Python rather than a template loop: the lobby draws it for every
     running game it lists. Same texts (and catalogue entries) as the template
     it replaces: time left, "on vacation until", "timed out at ..., now played
-    by a bot".
+    by a bot". Seats with nothing to say are left out, and with none left
+    the answer is "" (a finished game that ended on the board).
     """
     from django.utils.formats import date_format
     from django.utils.html import format_html, format_html_join
@@ -62,7 +63,10 @@ def clocks_html(game: Game) -> str:
         elif c.left and game.is_active:
             text = _("%(left)s for the next move") % {"left": time_control_label(c.left)}
         else:
-            text = ""
+            # Nothing to say (a finished game's seat that did not time out): no empty bubble.
+            continue
         items.append((" running" if c.running else "", c.seat.name, text))
+    if not items:
+        return ""
     body = format_html_join("", '<li class="clock{}"><span class="name">{}</span>: {}</li>', items)
     return format_html('<ul class="clocks">{}</ul>', body)

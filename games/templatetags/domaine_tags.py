@@ -115,6 +115,7 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
             "mark": mark_of(p["seat"]),
             "is_turn": p["seat"] == turn_player and not view.get("game_over"),
             "is_viewer": p["seat"] == viewer,
+            "is_you": p["seat"] == context.get("you"),
             "winner": p["seat"] in (view.get("winners") or []),
         }
         for p in view.get("players") or []

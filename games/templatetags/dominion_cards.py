@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from typing import Any
 
 from django import template
@@ -14,6 +15,9 @@ from games.eventtext import card_text as _card_text
 from games.i18n import kingdom_set_name
 
 register = template.Library()
+
+#: Letters from which a word of a card's name is drawn smaller (``.card-long``), so that it fits its card.
+LONG_WORD = 10
 
 
 @register.filter
@@ -95,6 +99,9 @@ def _card_html(name: str, count: Any, plain: bool, language: str | None) -> str:
     cost = data.cost if data else ""
     text = _card_text(name)
     classes = card_class(name) + (" card-empty" if count == 0 else "")
+    # A long word ("Moneylender") gets a smaller name on the narrow cards, so it never breaks mid-word.
+    if max((len(word) for word in label.split()), default=0) >= LONG_WORD:
+        classes += " card-long"
     count_html = (
         format_html('<span class="card-count" aria-label="{}">{}</span>', _("%(n)s left") % {"n": count}, count)
         if count is not None
@@ -281,3 +288,32 @@ def get_item(mapping: Any, key: Any) -> Any:
         return mapping[key]
     except (KeyError, IndexError, TypeError):
         return None
+
+
+#: Decisions whose options are cards of the deciding player's hand (Thief's choose among revealed or trashed cards).
+FROM_HAND = frozenset({"discard", "trash", "throne", "topdeck"})
+
+
+@register.simple_tag
+def decision_cards(decision: dict[str, Any] | None, me: dict[str, Any] | None) -> dict[str, Any]:
+    """The cards a "choose" decision shows, and whether they are the viewer's hand.
+
+    ``decision``: the view's open decision; ``me``: the viewer's seat in the
+    view (its ``hand`` is in the hand's drawn order). A choice among cards of
+    the hand (Militia, Cellar, Chapel, Throne Room, Remodel, Mine, Moneylender,
+    Bureaucrat) draws the whole hand once, in the hand's order, the cards that
+    may be picked marked so: the page then leaves the hand out below. Other
+    choices (Thief) draw their options as given.
+
+    Returns ``{"from_hand": bool, "cards": [(name, pickable), ...]}``.
+    """
+    options = list((decision or {}).get("options") or [])
+    hand = list((me or {}).get("hand") or [])
+    left = Counter(options)
+    if not options or (decision or {}).get("kind") not in FROM_HAND or left - Counter(hand):
+        return {"from_hand": False, "cards": [(name, True) for name in options]}
+    cards = []
+    for name in hand:
+        cards.append((name, left[name] > 0))
+        left[name] -= 1
+    return {"from_hand": True, "cards": cards}

@@ -124,13 +124,24 @@ def game_row(game: Any) -> str:
     from django.utils.translation import gettext as _
     from django.utils.translation import ngettext
 
-    players = format_html_join(", ", "{}", ((seat_link(s),) for s in game.seats.all()))
+    seats = list(game.seats.all())
+    finished = game.status == Game.Status.FINISHED
+    if finished:
+        # Who won, and everyone's score beside their name: what a results list is read for.
+        players = format_html_join(
+            ", ", "{} ({})", ((seat_link(s), "–" if s.score is None else s.score) for s in seats)
+        )
+    else:
+        players = format_html_join(", ", "{}", ((seat_link(s),) for s in seats))
     meta = [
         _("%(time)s per move") % {"time": time_control_label(game.time_per_move)},
         _("rated") if game.rated else _("casual"),
     ]
     if game.private:
         meta.append(_("invite only"))
+    winners = [s for s in seats if s.rank == 1] if finished else []
+    if winners:
+        meta.insert(0, _("won by %(names)s") % {"names": _name_list(s.name for s in winners)})
     if game.is_open:
         free = game.seats_free
         meta.append(ngettext("%(free)s seat free", "%(free)s seats free", free) % {"free": free})
@@ -150,7 +161,7 @@ def game_row(game: Any) -> str:
 LOG_TAIL_SECONDS = 2 * 24 * 3600
 #: Part of the key of drawn log lines: change it when the log's wording or markup changes, so a deploy
 #: draws every log afresh instead of extending lines drawn by the old code.
-LOG_TAIL_VERSION = 1
+LOG_TAIL_VERSION = 2
 
 
 def _log_tail_key(game: Any, viewer: int | None) -> str:
@@ -174,11 +185,31 @@ def _log_tail_key(game: Any, viewer: int | None) -> str:
     return "herald:logtail:" + hashlib.sha256(parts.encode()).hexdigest()
 
 
-def _log_line(title: str, entry: Any) -> str:
-    """One log line (a ``selectors.LogEntry``) as its ``<li>``; ``title`` names the move number."""
+def _log_line(title: str, entry: Any, first: bool = True) -> str:
+    """One log line (a ``selectors.LogEntry``) as its ``<li>``; ``title`` names the move number.
+
+    ``first``: the move's first line drawn (the top one, newest first), the
+    only one that shows the move's number; the others leave it blank, so a
+    move that did many things reads as one block. Lines inside Throne Rooms
+    carry their depth (``data-depth``), which the stylesheet indents.
+    """
     from django.utils.html import format_html
 
-    return format_html('<li><span class="seq" title="{}">{}</span> {}</li>', title, entry.seq, entry.text)
+    depth = format_html(' data-depth="{}"', entry.depth) if getattr(entry, "depth", 0) else ""
+    if first:
+        return format_html(
+            '<li class="move-start"{}><span class="seq" title="{}">{}</span> {}</li>',
+            depth,
+            title,
+            entry.seq,
+            entry.text,
+        )
+    return format_html('<li{}><span class="seq"></span> {}</li>', depth, entry.text)
+
+
+def _drawn(title: str, newest_first: list[Any]) -> list[str]:
+    """The ``<li>`` of each entry, newest first, the move number on each move's first (top) line only."""
+    return [_log_line(title, e, first=i == 0 or newest_first[i - 1].seq != e.seq) for i, e in enumerate(newest_first)]
 
 
 def _log_lines(game: Any, viewer: int | None, events: list[tuple[int, Any]], limit: int) -> list[str]:
@@ -201,7 +232,7 @@ def _log_lines(game: Any, viewer: int | None, events: list[tuple[int, Any]], lim
     reuse = kept is not None and events and events[0][0] <= kept[0] <= seq
     title = _("Move number")
     new = game_log(game, viewer, events=events, limit=limit, after_seq=kept[0] if reuse else None)
-    lines = [_log_line(title, e) for e in reversed(new)]
+    lines = _drawn(title, list(reversed(new)))
     if reuse:
         lines = (lines + kept[1])[:limit]
     if kept is None or kept[0] < seq:
@@ -229,7 +260,7 @@ def log_entries(log: Any, game: Any = None, viewer: int | None = None, events: A
         lines = _log_lines(game, viewer, list(events), LOG_LIMIT)
     else:
         title = _("Move number")
-        lines = [_log_line(title, e) for e in reversed(list(log or []))]
+        lines = _drawn(title, list(reversed(list(log or []))))
     if not lines:
         return format_html('<p class="empty">{}</p>', _("No moves yet."))
     return format_html('<ol class="log-entries">{}</ol>', mark_safe("".join(lines)))  # noqa: S308 - each line is format_html's

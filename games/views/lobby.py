@@ -31,7 +31,7 @@ from games.views.access import (
 @require_safe
 @never_cache
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
-    """The home page: games to join, games waiting on you, your other games, recent results."""
+    """The home page: games to join, games waiting on you, your other games, games to watch, recent results."""
     sweep_on_request()
     user = request.user if request.user.is_authenticated else None
     invitations = list(selectors.my_invitations(user)) if user else []
@@ -41,6 +41,7 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
         # An invitation is shown once, in its own list.
         "open_games": [g for g in selectors.open_games(user) if g.pk not in invited],
         "finished_games": list(selectors.recent_finished_games(user)),
+        "watch_games": list(selectors.games_to_watch(user)),
         "my_move_games": list(selectors.my_move_games(user)) if user else [],
         "my_waiting_games": list(selectors.my_waiting_games(user)) if user else [],
     }

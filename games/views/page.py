@@ -87,6 +87,8 @@ def game_context(
         "seat": seat,
         "seats": seats,
         "viewer": viewer,
+        # The reader's own seat, which the board calls "(you)" (the replay draws other seats' eyes too).
+        "you": viewer,
         "view": view,
         "my_move": seat is not None and game.is_active and viewer in game.to_act and not seat.given_up,
         # Undo and the others' consent (games/_undo.html); read only when the status region is drawn.

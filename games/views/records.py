@@ -67,6 +67,8 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "seat": None,
         "seats": seats,
         "viewer": perspective,
+        # Only the reader's own seat is "(you)", whichever seat's eyes the replay shows.
+        "you": seat.position if seat is not None else None,
         "view": view,
         "my_move": False,
         "step": step,

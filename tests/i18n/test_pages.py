@@ -205,6 +205,7 @@ EMAIL_LABELS = {
         Notification.Kind.CANCELLED: "已取消",
         Notification.Kind.CHAT: ("留言", "寫道"),
         Notification.Kind.UNDO_ASKED: "收回",
+        Notification.Kind.INVITED: "邀請你",
         "footer": "停止這類郵件",
         "game": "皇輿爭霸 #",
     },
@@ -217,6 +218,7 @@ EMAIL_LABELS = {
         Notification.Kind.CANCELLED: "已取消",
         Notification.Kind.CHAT: ("留言", "写道"),
         Notification.Kind.UNDO_ASKED: "收回",
+        Notification.Kind.INVITED: "邀请你",
         "footer": "停止这类邮件",
         "game": "皇舆争霸 #",
     },
@@ -229,7 +231,7 @@ EMAIL_LABELS = {
 def test_each_email_kind(language, kind):
     ann, bo = _user(language), _user("en", "bo")
     game = make_game(ann, bo, kind="dominion", options={"kingdom": "First Game"})
-    data = {"position": 1, "game_over": False, "from": bo.pk, "text": "hi", "seat": 1, "request": 1}
+    data = {"position": 1, "game_over": False, "from": bo.pk, "text": "hi", "seat": 1, "request": 1, "by": bo.pk}
     n = Notification(user=ann, game=game, kind=kind, seq=game.last_seq, data=data)
     message = outbox.message_for(ann, outbox.content_for(n), kind)
     html = message.alternatives[0][0]

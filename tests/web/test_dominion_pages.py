@@ -256,7 +256,7 @@ def test_a_log_extended_from_the_previous_positions_lines_reads_as_one_drawn_afr
         for user in viewers:
             client.force_login(user)
             assert drawn[user] == log_section(html(client.get(reverse("games:detail", args=[game.pk])))), (step, user)
-    assert drawn[player].count("<li>") == 100
+    assert drawn[player].count("<li") == 100
 
 
 def test_a_reused_log_line_never_shows_one_player_the_others_draws(client, player, opponent):

@@ -46,6 +46,15 @@
     wanted = null;
   });
 
+  // Sign-up: the browser's time zone goes with the form (a hidden field), so dates are the player's own from the
+  // start. Without JavaScript the field stays empty and the account keeps UTC, changeable in the settings.
+  document.addEventListener("DOMContentLoaded", function () {
+    var fields = document.querySelectorAll("input[data-browser-time-zone]");
+    if (!fields.length || !window.Intl) return;
+    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+    for (var i = 0; i < fields.length; i++) if (!fields[i].value) fields[i].value = zone;
+  });
+
   // A form sent back with errors (sign-up, sign-in, settings): start at its first invalid field, else at its
   // errors, rather than at the top of the page.
   document.addEventListener("DOMContentLoaded", function () {

@@ -1,0 +1,250 @@
+"""Web Push against a fake push service on loopback: a small HTTP server that records what it is sent.
+
+The browser's side is played by a key pair made here (what
+``PushManager.subscribe`` holds), so the test can decrypt what the site sent
+and read it as the service worker would.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import threading
+from datetime import timedelta
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import http_ece
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from django.core import mail
+from django.urls import reverse
+from py_vapid import Vapid
+
+from correspondence import push
+from correspondence.models import Notification, NotificationSettings, PushSubscription
+from correspondence.outbox import notification_send
+from correspondence.sweep import sweep
+from games import services
+from tests.conftest import make_game, user_to_move, user_waiting
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+class FakePushService:
+    """An HTTP server on 127.0.0.1 that records each request and answers 201, or ``answers[path]``."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict] = []
+        self.answers: dict[str, int] = {}
+        service = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                service.requests.append(
+                    {"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body}
+                )
+                self.send_response(service.answers.get(self.path, HTTPStatus.CREATED))
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class Browser:
+    """What a browser keeps of its subscription: its key pair and auth secret."""
+
+    def __init__(self, endpoint: str) -> None:
+        self.key = ec.generate_private_key(ec.SECP256R1())
+        self.auth = os.urandom(16)
+        public = self.key.public_key().public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
+        self.subscription = {"endpoint": endpoint, "keys": {"p256dh": b64(public), "auth": b64(self.auth)}}
+
+    def read(self, body: bytes) -> dict:
+        return json.loads(http_ece.decrypt(body, private_key=self.key, auth_secret=self.auth, version="aes128gcm"))
+
+
+@pytest.fixture
+def push_service(settings):
+    key = Vapid()
+    key.generate_keys()
+    settings.VAPID_PRIVATE_KEY = key.private_pem().decode()
+    settings.PUSH_SERVICE_HOSTS = ["127.0.0.1"]
+    settings.PUSH_ALLOW_HTTP = True
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    push._vapid.cache_clear()
+    service = FakePushService()
+    yield service
+    service.close()
+    push._vapid.cache_clear()
+
+
+def subscribe(client, user, browser: Browser) -> None:
+    client.force_login(user)
+    response = client.post(
+        reverse("correspondence:push_subscribe"), json.dumps(browser.subscription), content_type="application/json"
+    )
+    assert response.status_code == HTTPStatus.NO_CONTENT, response.content
+
+
+def test_a_move_sends_one_push_to_the_subscribed_browser(client, push_service):
+    game = make_game(UserFactory(), UserFactory())
+    waiting = user_waiting(game)
+    browser = Browser(f"{push_service.url}/push/abc")
+    subscribe(client, waiting, browser)
+
+    services.game_submit_move(game_id=game.pk, user=user_to_move(game), move={"act": "add", "n": 1}, expected_seq=0)
+
+    assert [r["path"] for r in push_service.requests] == ["/push/abc"]
+    sent = push_service.requests[0]
+    assert sent["headers"]["content-encoding"] == "aes128gcm"
+    assert sent["headers"]["authorization"].startswith("vapid t=")
+    assert int(sent["headers"]["ttl"]) > 0
+    shown = browser.read(sent["body"])
+    assert shown["title"].startswith("Your move in ")
+    assert shown["url"].endswith(f"/games/{game.pk}/")
+    # beside the email, from the same outbox: each row sent once
+    rows = Notification.objects.filter(user=waiting, kind=Notification.Kind.YOUR_MOVE)
+    assert sorted(rows.values_list("channel", "status")) == [("email", "sent"), ("push", "sent")]
+    assert [m.to for m in mail.outbox if "Your move" in m.subject] == [[waiting.email]]
+    # the sweep finds nothing left to send: no second push
+    sweep()
+    assert len(push_service.requests) == 1
+
+
+@pytest.mark.parametrize("answer", [HTTPStatus.NOT_FOUND, HTTPStatus.GONE])
+def test_an_expired_subscription_is_dropped(client, push_service, answer):
+    game = make_game(UserFactory(), UserFactory())
+    waiting = user_waiting(game)
+    gone = Browser(f"{push_service.url}/push/gone")
+    kept = Browser(f"{push_service.url}/push/kept")
+    subscribe(client, waiting, gone)
+    subscribe(client, waiting, kept)
+    push_service.answers["/push/gone"] = answer
+
+    services.game_submit_move(game_id=game.pk, user=user_to_move(game), move={"act": "add", "n": 1}, expected_seq=0)
+
+    assert sorted(r["path"] for r in push_service.requests) == ["/push/gone", "/push/kept"]
+    assert list(PushSubscription.objects.values_list("endpoint", flat=True)) == [kept.subscription["endpoint"]]
+    row = Notification.objects.get(user=waiting, channel="push", kind="your_move")
+    assert row.status == Notification.Status.SENT
+    # with no subscription left, the next push row is skipped without a request
+    push_service.answers["/push/kept"] = answer
+    game.refresh_from_db()
+    mover = user_to_move(game)
+    services.game_submit_move(game_id=game.pk, user=mover, move={"act": "add", "n": 1}, expected_seq=1)
+    game.refresh_from_db()
+    services.game_submit_move(game_id=game.pk, user=user_to_move(game), move={"act": "add", "n": 1}, expected_seq=2)
+    assert PushSubscription.objects.count() == 0
+    last = Notification.objects.filter(user=waiting, channel="push").order_by("-pk").first()
+    assert last.status == Notification.Status.SKIPPED
+
+
+def test_a_push_service_error_is_retried_not_lost(client, push_service):
+    game = make_game(UserFactory(), UserFactory())
+    waiting = user_waiting(game)
+    browser = Browser(f"{push_service.url}/push/busy")
+    subscribe(client, waiting, browser)
+    push_service.answers["/push/busy"] = HTTPStatus.SERVICE_UNAVAILABLE
+    services.game_submit_move(game_id=game.pk, user=user_to_move(game), move={"act": "add", "n": 1}, expected_seq=0)
+    row = Notification.objects.get(user=waiting, channel="push", kind="your_move")
+    assert row.status == Notification.Status.PENDING and row.attempts == 1
+    assert PushSubscription.objects.count() == 1
+    push_service.answers.pop("/push/busy")
+    assert notification_send(notification_id=row.pk)
+    assert len(push_service.requests) == 2
+    assert browser.read(push_service.requests[-1]["body"])["title"].startswith("Your move in ")
+
+
+def test_the_same_settings_turn_pushes_off(client, push_service):
+    game = make_game(UserFactory(), UserFactory())
+    waiting = user_waiting(game)
+    subscribe(client, waiting, Browser(f"{push_service.url}/push/abc"))
+    NotificationSettings.objects.update_or_create(user=waiting, defaults={"push": False})
+    services.game_submit_move(game_id=game.pk, user=user_to_move(game), move={"act": "add", "n": 1}, expected_seq=0)
+    assert push_service.requests == []
+    rows = Notification.objects.filter(user=waiting, kind="your_move")
+    assert sorted(rows.values_list("channel", "status")) == [("email", "sent"), ("push", "skipped")]
+
+
+def test_an_invitation_is_emailed_and_pushed(client, push_service):
+    host, guest = UserFactory(display_name="Hostess"), UserFactory()
+    browser = Browser(f"{push_service.url}/push/guest")
+    subscribe(client, guest, browser)
+    game = services.game_create(
+        creator=host,
+        kind="counter",
+        options={"target": 10},
+        players=2,
+        rated=False,
+        private=True,
+        invited=[guest],
+        time_per_move=timedelta(days=1),
+    )
+    [email] = [m for m in mail.outbox if guest.email in m.to]
+    assert "Hostess invited you to" in email.subject and f"/games/{game.pk}/" in email.body
+    [sent] = push_service.requests
+    assert browser.read(sent["body"])["title"].startswith("Hostess invited you to")
+    # and it can be turned off like any other kind
+    assert NotificationSettings._meta.get_field("invited").default is True
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "https://evil.example/push/1",  # not a push service
+        "http://fcm.googleapis.com/fcm/send/x",  # not https (in production settings)
+        "file:///etc/passwd",
+        "",
+    ],
+)
+def test_a_subscription_outside_the_push_services_is_refused(client, settings, endpoint):
+    key = Vapid()
+    key.generate_keys()
+    settings.VAPID_PRIVATE_KEY = key.private_pem().decode()
+    push._vapid.cache_clear()
+    client.force_login(UserFactory())
+    data = Browser(endpoint).subscription
+    response = client.post(reverse("correspondence:push_subscribe"), json.dumps(data), content_type="application/json")
+    assert response.status_code == HTTPStatus.BAD_REQUEST
+    assert PushSubscription.objects.count() == 0
+    push._vapid.cache_clear()
+
+
+def test_the_subscribe_endpoints_refuse_bad_requests(client, push_service):
+    url = reverse("correspondence:push_subscribe")
+    assert client.post(url, "{}", content_type="application/json").status_code == HTTPStatus.FOUND  # sign in first
+    client.force_login(UserFactory())
+    assert client.get(url).status_code == HTTPStatus.METHOD_NOT_ALLOWED
+    assert client.post(url, "not json", content_type="application/json").status_code == HTTPStatus.BAD_REQUEST
+    assert client.post(url, "[]", content_type="application/json").status_code == HTTPStatus.BAD_REQUEST
+    off = reverse("correspondence:push_unsubscribe")
+    assert client.post(off, "{}", content_type="application/json").status_code == HTTPStatus.BAD_REQUEST
+    assert client.post(off, '{"endpoint": "x"}', content_type="application/json").status_code == HTTPStatus.NO_CONTENT
+
+
+def test_the_service_worker_is_served_at_the_root(client):
+    response = client.get("/push-sw.js")
+    assert response.status_code == HTTPStatus.OK
+    assert response["Content-Type"].startswith("text/javascript")
+    assert b'addEventListener("push"' in response.content
