@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "correspondence",
     "ratings",
     "ops",
+    "guide",
     # Last: its admin extends the games' and accounts' admin classes.
     "moderation",
 ]

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import functools
+import html
 import json
 from typing import Any
 
 from django import template
 
+from games.engine.domaine.cards import CARDS as DOMAINE_CARDS
+from games.engine.dominion.cards import CARDS as DOMINION_CARDS
+from games.eventtext import CARD_MARK, CARD_MARK_RE, card_anchor, card_name
+from games.eventtext_domaine import card_name as domaine_card_name
 from games.forms import time_control_label
 from games.i18n import game_name as _game_name
 from games.i18n import game_title as _game_title
@@ -148,7 +153,7 @@ def game_row(game: Any) -> str:
 LOG_TAIL_SECONDS = 2 * 24 * 3600
 #: Part of the key of drawn log lines: change it when the log's wording or markup changes, so a deploy
 #: draws every log afresh instead of extending lines drawn by the old code.
-LOG_TAIL_VERSION = 1
+LOG_TAIL_VERSION = 2
 
 
 def _log_tail_key(game: Any, viewer: int | None) -> str:
@@ -172,11 +177,37 @@ def _log_tail_key(game: Any, viewer: int | None) -> str:
     return "herald:logtail:" + hashlib.sha256(parts.encode()).hexdigest()
 
 
-def _log_line(title: str, entry: Any) -> str:
+def _log_line(title: str, entry: Any, kind: str = "") -> str:
     """One log line (a ``selectors.LogEntry``) as its ``<li>``; ``title`` names the move number."""
     from django.utils.html import format_html
 
-    return format_html('<li><span class="seq" title="{}">{}</span> {}</li>', title, entry.seq, entry.text)
+    return format_html(
+        '<li><span class="seq" title="{}">{}</span> {}</li>', title, entry.seq, log_text(entry.text, kind)
+    )
+
+
+@register.filter
+def log_text(text: str, kind: str = "") -> str:
+    """A log sentence as HTML: escaped, each marked card (``eventtext.CARD_MARK``) a link to its entry in
+    the game's card reference, named in the active language. An id that is no card stays plain text."""
+    from django.urls import reverse
+    from django.utils.html import conditional_escape, format_html
+    from django.utils.safestring import mark_safe
+
+    escaped = str(conditional_escape(text))
+    if CARD_MARK[0] not in escaped:
+        return mark_safe(escaped)  # noqa: S308 - escaped just above
+    names = {"dominion": DOMINION_CARDS, "domaine": DOMAINE_CARDS}.get(kind, {})
+    base = reverse("guide:cards", args=[kind]) if names else ""
+
+    def link(match: Any) -> str:
+        card_id = html.unescape(match.group(1))
+        if card_id not in names:
+            return str(conditional_escape(card_id))
+        label = card_name(card_id) if kind == "dominion" else domaine_card_name(card_id)
+        return format_html('<a class="card-link" href="{}#{}">{}</a>', base, card_anchor(kind, card_id), label)
+
+    return mark_safe(CARD_MARK_RE.sub(link, escaped))  # noqa: S308 - the parts are escaped or format_html's
 
 
 def _log_lines(game: Any, viewer: int | None, events: list[tuple[int, Any]], limit: int) -> list[str]:
@@ -199,7 +230,7 @@ def _log_lines(game: Any, viewer: int | None, events: list[tuple[int, Any]], lim
     reuse = kept is not None and events and events[0][0] <= kept[0] <= seq
     title = _("Move number")
     new = game_log(game, viewer, events=events, limit=limit, after_seq=kept[0] if reuse else None)
-    lines = [_log_line(title, e) for e in reversed(new)]
+    lines = [_log_line(title, e, game.kind) for e in reversed(new)]
     if reuse:
         lines = (lines + kept[1])[:limit]
     if kept is None or kept[0] < seq:
@@ -227,7 +258,7 @@ def log_entries(log: Any, game: Any = None, viewer: int | None = None, events: A
         lines = _log_lines(game, viewer, list(events), LOG_LIMIT)
     else:
         title = _("Move number")
-        lines = [_log_line(title, e) for e in reversed(list(log or []))]
+        lines = [_log_line(title, e, getattr(game, "kind", "")) for e in reversed(list(log or []))]
     if not lines:
         return format_html('<p class="empty">{}</p>', _("No moves yet."))
     return format_html('<ol class="log-entries">{}</ol>', mark_safe("".join(lines)))  # noqa: S308 - each line is format_html's

@@ -44,7 +44,8 @@ def html(response) -> str:
 
 
 def names_drawn(text: str, who: str) -> list[str]:
-    """Card names that the log says ``who`` drew ("Bob draws 2 × Copper, Estate.")."""
+    """Card names that the log says ``who`` drew ("Bob draws 2 × Copper, Estate."; card names are links)."""
+    text = re.sub(r"</?a\b[^>]*>", "", text)
     return re.findall(rf"{re.escape(who)} draws (?!\d+ cards?\.)([^.<]+)\.", text)
 
 
