@@ -161,6 +161,8 @@ class Drawing:
     focus: dict[str, Any] | None = None
     #: Squares tinted as too near the placer's own castles in setup (``{"x", "y"}``).
     zone: list[dict[str, Any]] = field(default_factory=list)
+    #: While borders are picked: squares with no side where one may go (inside a domain, say), hatched.
+    blocked: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _shared_edges(a: Iterable[str], b: Iterable[str]) -> list[str]:

@@ -124,6 +124,11 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
             x, y = square_xy(sq)
             label = _("Borders beside %(square)s") % {"square": sq}
             drawing.focus_targets.append(Target(sq, link(draft, focus=sq), x=x, y=y, label=label))
+    if by_square or (targets or {}).get("part") == "borders":
+        for sq in (sq["name"] for sq in drawing.squares):
+            if sq not in by_square:
+                x, y = square_xy(sq)
+                drawing.blocked.append({"x": x, "y": y, "name": sq})
     if focus:
         x, y = square_xy(focus)
         drawing.focus = {"x": x, "y": y, "name": focus}

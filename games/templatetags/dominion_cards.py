@@ -30,6 +30,31 @@ def card_list(cards: list[str]) -> str:
 
 
 @register.filter
+def card_links(cards: list[str] | str | None) -> str:
+    """Cards as "2 × Copper, Silver" in the active language, each name a link to its reference entry."""
+    from django.utils.html import format_html, format_html_join
+    from django.utils.translation import gettext as _
+
+    names = [cards] if isinstance(cards, str) else list(cards or [])
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    return format_html_join(
+        _(", "),
+        "{}{}",
+        (
+            (
+                f"{k} × " if k > 1 else "",
+                format_html('<a class="card-link" href="{}">{}</a>', _card_ref(name), _card_name(name))
+                if name in CARDS
+                else name,
+            )
+            for name, k in counts.items()
+        ),
+    )
+
+
+@register.filter
 def kingdom_summary(kingdom: Any) -> str:
     """A game's kingdom option in words: its cards, a recommended set's name, or "chosen at random".
 

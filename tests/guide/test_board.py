@@ -118,3 +118,24 @@ def test_the_preview_shows_the_score_and_income_the_engine_gives_after_the_play(
     assert f"Your score: {before['score']} → {mine['score']} (target {after['target']})" in html
     assert f"income: {before['income']} → {mine['income']} gold a turn" in html
     assert json.loads(json.dumps(draft)) == response.context["domaine_draft"]
+
+
+def test_picking_a_border_hatches_the_squares_with_no_side_where_one_may_go(client, domaine):
+    game = bot_moves(domaine, until=lambda g, st: at_step("play")(g, st) and view_of(g, None)["domains"])
+    seat = game.to_act[0]
+    client.force_login(mover(game))
+    engine = get_engine("domaine")
+    state = state_of(game)
+    hand = view_of(game, seat)["players"][seat]["hand"]
+    from games.engine.domaine.cards import CARDS
+
+    found = [(c, i) for c in sorted(set(hand)) for i, a in enumerate(CARDS[c].actions) if a.kind == "borders"]
+    if not found:
+        pytest.skip("no borders card in this hand")
+    card, option = found[0]
+    draft = {"act": "play", "card": card, "option": option}
+    targets = engine.targets(state, seat, draft)
+    html = draft_get(client, game, draft).content.decode()
+    free = {sq for edge in targets["choices"] for sq in edge.split("-")}
+    hatched = set(re.findall(r'<rect class="dm-blocked"[^>]*><title>([A-L]\d+): no border', html))
+    assert hatched == {f"{c}{r}" for c in "ABCDEFGHIJKL" for r in range(1, 13)} - free
