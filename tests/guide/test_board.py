@@ -10,6 +10,7 @@ from http import HTTPStatus
 import pytest
 from django.urls import reverse
 
+from games.engine.domaine.cards import CARDS as DOMAINE_CARDS
 from games.engine.registry import get_engine
 from guide.hints import HINTS_COOKIE
 from tests.conftest import make_game
@@ -121,17 +122,20 @@ def test_the_preview_shows_the_score_and_income_the_engine_gives_after_the_play(
 
 
 def test_picking_a_border_hatches_the_squares_with_no_side_where_one_may_go(client, domaine):
-    game = bot_moves(domaine, until=lambda g, st: at_step("play")(g, st) and view_of(g, None)["domains"])
+    def ready(g, st):
+        """A play step with a domain on the board and a borders card the mover can pay for."""
+        if not (at_step("play")(g, st) and view_of(g, None)["domains"]):
+            return False
+        playable = view_of(g, g.to_act[0])["pending"][0]["params"]["playable"]
+        return any(a.kind == "borders" for c in playable for a in DOMAINE_CARDS[c].actions)
+
+    game = bot_moves(domaine, until=ready)
     seat = game.to_act[0]
     client.force_login(mover(game))
     engine = get_engine("domaine")
     state = state_of(game)
-    hand = view_of(game, seat)["players"][seat]["hand"]
-    from games.engine.domaine.cards import CARDS
-
-    found = [(c, i) for c in sorted(set(hand)) for i, a in enumerate(CARDS[c].actions) if a.kind == "borders"]
-    if not found:
-        pytest.skip("no borders card in this hand")
+    playable = view_of(game, seat)["pending"][0]["params"]["playable"]
+    found = [(c, i) for c in playable for i, a in enumerate(DOMAINE_CARDS[c].actions) if a.kind == "borders"]
     card, option = found[0]
     draft = {"act": "play", "card": card, "option": option}
     targets = engine.targets(state, seat, draft)
@@ -139,3 +143,11 @@ def test_picking_a_border_hatches_the_squares_with_no_side_where_one_may_go(clie
     free = {sq for edge in targets["choices"] for sq in edge.split("-")}
     hatched = set(re.findall(r'<rect class="dm-blocked"[^>]*><title>([A-L]\d+): no border', html))
     assert hatched == {f"{c}{r}" for c in "ABCDEFGHIJKL" for r in range(1, 13)} - free
+
+
+def test_the_hint_switch_in_a_region_drawn_by_htmx_returns_to_the_game_page_not_to_the_partial(client, domaine):
+    client.force_login(mover(domaine))
+    html = draft_get(client, domaine, {"act": "place_castle"}).content.decode()
+    assert 'class="hint-strip"' in html
+    assert f'name="next" value="{url("detail", domaine)}"' in html
+    assert "domaine_draft" not in re.search(r'name="next" value="([^"]*)"', html).group(1)
