@@ -96,3 +96,14 @@ def test_a_game_page_log_links_each_card_to_its_reference_entry(client, player, 
     href = reverse("guide:cards", args=["dominion"]) + "#card-copper"
     assert f'<a class="card-link" href="{href}">Copper</a>' in log
     assert "\ue000" not in page and "\ue001" not in page
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "zh-hant"])
+@pytest.mark.parametrize(("name", "args"), PAGES)
+def test_the_chinese_pages_have_no_english_sentence_left(client, name, args, language):
+    html = get(client, name, args, language).content.decode()
+    html = re.sub(r"<(script|style|svg)\b.*?</\1>", " ", html, flags=re.S)
+    html = re.sub(r'<span class="meta" lang="en">[^<]*</span>', " ", html)  # the English name beside a card's
+    text = re.sub(r"<[^>]+>", " ", html)
+    english = re.findall(r"[A-Za-z]+(?:[ ,'’-]+[A-Za-z]+){3,}", text)
+    assert english == []
