@@ -29,10 +29,15 @@ def domaine_card_text(card_id: str) -> str:
         return ""
     actions = format_html_join("", "<li>{}</li>", ((domaine_action_text(a.kind, a.n),) for a in card.actions))
     choose = format_html('<p class="dm-choose">{}</p>', _("Choose one:")) if len(card.actions) > 1 else ""
+    letter = _("(%(letter)s) is the card's stack: the deck deals the A cards first, then B, C and D.") % {
+        "letter": card.letter
+    }
     return format_html(
-        '<div class="dm-card-text">{}<ul>{}</ul><a class="card-ref" href="{}#{}">{}</a></div>',
+        '<div class="dm-card-text">{}<ul>{}</ul><p class="dm-letter">{}</p>'
+        '<a class="card-ref" href="{}#{}">{}</a></div>',
         choose,
         actions,
+        letter,
         reverse("guide:cards", args=["domaine"]),
         card_anchor("domaine", card.id),
         _("Card reference"),
