@@ -155,6 +155,14 @@ class Drawing:
     draft_edges: list[tuple[int, int, int, int]] = field(default_factory=list)
     square_targets: list[Target] = field(default_factory=list)
     edge_targets: list[Target] = field(default_factory=list)
+    #: Borders are picked in two taps: these squares (each beside a legal edge) open their sides.
+    focus_targets: list[Target] = field(default_factory=list)
+    #: The square whose sides are offered now, drawn outlined (``{"x", "y", "name"}``), or None.
+    focus: dict[str, Any] | None = None
+    #: Squares tinted as too near the placer's own castles in setup (``{"x", "y"}``).
+    zone: list[dict[str, Any]] = field(default_factory=list)
+    #: While borders are picked: squares with no side where one may go (inside a domain, say), hatched.
+    blocked: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _shared_edges(a: Iterable[str], b: Iterable[str]) -> list[str]:
@@ -254,6 +262,34 @@ def draw(
                 x, y = square_xy(choice)
                 d.square_targets.append(Target(choice, link(choice), x=x, y=y, label=choice))
     return d
+
+
+def edges_by_square(edges: Iterable[str]) -> dict[str, list[str]]:
+    """Group edge names by each of their two squares: square -> the edges on its sides, in order."""
+    out: dict[str, list[str]] = {}
+    for edge in edges:
+        ends = edge.split("-") if isinstance(edge, str) else []
+        if len(ends) == 2 and all(parse_square(e) for e in ends):
+            for sq in ends:
+                out.setdefault(sq, []).append(edge)
+    return out
+
+
+def too_near(castles: Iterable[str], distance: int) -> list[dict[str, Any]]:
+    """Squares closer than ``distance`` (|dx| + |dy|) to any of ``castles``, as drawing corners.
+
+    Presentation of the engine's number: the distance in force comes from
+    the open setup decision (``params["distance"]``), which the engine
+    computes; this only draws where it rules squares out.
+    """
+    spots = [p for c in castles if (p := parse_square(c))]
+    out = []
+    for col in range(SIZE):
+        for row in range(SIZE):
+            if any(abs(col - c) + abs(row - r) < distance for c, r in spots):
+                x, y = square_xy(square_name(col, row))
+                out.append({"x": x, "y": y, "name": square_name(col, row)})
+    return out
 
 
 def draft_json(draft: dict[str, Any] | None) -> str:

@@ -203,10 +203,18 @@ def domaine_draft(request: AuthenticatedHttpRequest, game_id: int) -> HttpRespon
             "domaine_targets": targets,
             "domaine_preview": after,
             "domaine_error": error,
+            # A square whose sides the board offers for the next border (two taps: the square, then its side).
+            "domaine_focus": _focus(request, draft),
         }
     )
     template = "games/game.html#board" if request.htmx else "games/game.html"
     return render(request, template, context, status=status)
+
+
+def _focus(request: AuthenticatedHttpRequest, draft: dict[str, Any] | None) -> str | None:
+    """The square named by ``?focus=`` (upper-cased), kept only while a draft is being built; else None."""
+    focus = request.GET.get("focus", "").strip().upper()[:MAX_NAME]
+    return focus if draft is not None and re.fullmatch(r"[A-L](1[0-2]|[1-9])", focus) else None
 
 
 def _draft_step(

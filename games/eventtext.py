@@ -8,8 +8,9 @@ names come from the engine's card data (rules section 14 for Dominion).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.utils.translation import get_language, ngettext
@@ -36,6 +37,22 @@ def card_name(name: str, language: str | None = None) -> str:
     return card.name
 
 
+#: Around a card's id in a log sentence built for the page (private-use characters, which no card
+#: name holds): ``games_tags`` turns each marked id into a link to the card's reference entry.
+CARD_MARK = ("\ue000", "\ue001")
+CARD_MARK_RE = re.compile("\ue000([^\ue000\ue001]{1,40})\ue001")
+
+
+def marked(card_id: str) -> str:
+    """Return ``card_id`` between the two ``CARD_MARK`` characters (see ``describe``'s ``mark_cards``)."""
+    return f"{CARD_MARK[0]}{card_id}{CARD_MARK[1]}"
+
+
+def card_anchor(kind: str, card_id: str) -> str:
+    """Return the fragment id of a card's entry in its game's card reference ("card-throne-room", "card-b3")."""
+    return "card-" + re.sub(r"[^a-z0-9]+", "-", str(card_id).lower()).strip("-")
+
+
 def _language_key(language: str | None) -> str:
     lang = (language or get_language() or "en").lower()
     if lang.startswith("zh-hant") or lang in ("zh-tw", "zh-hk"):
@@ -53,27 +70,27 @@ def card_text(name: str, language: str | None = None) -> str:
     return CARD_TEXT.get(_language_key(language), {}).get(name, card.text)
 
 
-def card_list(cards: Sequence[str]) -> str:
-    """Return "2 × Copper, Silver" style text for a list of card names."""
+def card_list(cards: Sequence[str], label_of: Callable[[str], str] = card_name) -> str:
+    """Return "2 × Copper, Silver" style text for a list of card names (each named by ``label_of``)."""
     counts = Counter(cards)
     parts = []
     for name, k in counts.items():
-        label = card_name(name)
+        label = label_of(name)
         parts.append(f"{k} × {label}" if k > 1 else label)
     return _(", ").join(parts)
 
 
-def _dominion(event: dict[str, Any], who: str) -> str:
+def _dominion(event: dict[str, Any], who: str, card_name: Callable[[str], str] = card_name) -> str:
     kind = event["kind"]
     cards = event.get("cards")
     card = event.get("card")
     count = event.get("count", 0)
     if kind == "play":
-        what = card_list(cards) if cards else card_name(card)
+        what = card_list(cards, card_name) if cards else card_name(card)
         return _("%(who)s plays %(cards)s.") % {"who": who, "cards": what}
     if kind == "draw":
         if cards is not None:
-            return _("%(who)s draws %(cards)s.") % {"who": who, "cards": card_list(cards)}
+            return _("%(who)s draws %(cards)s.") % {"who": who, "cards": card_list(cards, card_name)}
         return ngettext("%(who)s draws %(n)d card.", "%(who)s draws %(n)d cards.", count) % {"who": who, "n": count}
     if kind == "buy":
         return _("%(who)s buys %(card)s.") % {"who": who, "card": card_name(card)}
@@ -86,9 +103,9 @@ def _dominion(event: dict[str, Any], who: str) -> str:
             return _("%(who)s gains %(card)s onto their deck.") % {"who": who, "card": card_name(card)}
         return _("%(who)s gains %(card)s.") % {"who": who, "card": card_name(card)}
     if kind == "trash":
-        return _("%(who)s trashes %(cards)s.") % {"who": who, "cards": card_list(cards or [])}
+        return _("%(who)s trashes %(cards)s.") % {"who": who, "cards": card_list(cards or [], card_name)}
     if kind == "discard":
-        return _("%(who)s discards %(cards)s.") % {"who": who, "cards": card_list(cards or [])}
+        return _("%(who)s discards %(cards)s.") % {"who": who, "cards": card_list(cards or [], card_name)}
     if kind == "reveal":
         if event.get("reaction"):
             return _("%(who)s reveals Moat and is unaffected by %(card)s.") % {
@@ -97,11 +114,11 @@ def _dominion(event: dict[str, Any], who: str) -> str:
             }
         if not cards:
             return _("%(who)s reveals an empty hand.") % {"who": who}
-        return _("%(who)s reveals %(cards)s.") % {"who": who, "cards": card_list(cards)}
+        return _("%(who)s reveals %(cards)s.") % {"who": who, "cards": card_list(cards, card_name)}
     if kind == "topdeck":
         return _("%(who)s puts %(card)s on top of their deck.") % {"who": who, "card": card_name(card)}
     if kind == "set_aside":
-        return _("%(who)s sets aside %(cards)s.") % {"who": who, "cards": card_list(cards or [])}
+        return _("%(who)s sets aside %(cards)s.") % {"who": who, "cards": card_list(cards or [], card_name)}
     if kind == "shuffle":
         return _("%(who)s shuffles.") % {"who": who}
     if kind == "deck_to_discard":
@@ -119,13 +136,15 @@ def _dominion(event: dict[str, Any], who: str) -> str:
     return f"{who}: {kind}"
 
 
-def describe(game_kind: str, event: dict[str, Any], names: Sequence[str]) -> str:
+def describe(game_kind: str, event: dict[str, Any], names: Sequence[str], *, mark_cards: bool = False) -> str:
     """Return one event (as ``Event.for_viewer`` gave it) as a sentence.
 
     Args:
         game_kind: "dominion" or another registered kind.
         event: ``{"kind": ..., "player": seat or None, ...data}``.
         names: the shown name of each seat, by seat index.
+        mark_cards: put each card's id between the ``CARD_MARK`` characters
+            instead of its name, for the page's log, which links it.
 
     Returns:
         A translated sentence, or "" for events not worth a log line.
@@ -135,9 +154,9 @@ def describe(game_kind: str, event: dict[str, Any], names: Sequence[str]) -> str
     if event.get("kind") == "undo":  # games.engine.undo: the same in every game
         return _undo(event, who, names)
     if game_kind == "dominion":
-        return _dominion(event, who)
+        return _dominion(event, who, marked) if mark_cards else _dominion(event, who)
     if game_kind == "domaine":
-        return describe_domaine(event, who)
+        return describe_domaine(event, who, marked) if mark_cards else describe_domaine(event, who)
     detail = ", ".join(f"{k}={v}" for k, v in event.items() if k not in ("kind", "player"))
     return f"{who}: {event['kind']}" + (f" ({detail})" if detail else "")
 

@@ -10,7 +10,7 @@ name a card is shown by everywhere (the notation keeps its id).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -88,10 +88,10 @@ def _squares(items: Sequence[str]) -> str:
     return _(", ").join(items)
 
 
-def _play(event: dict[str, Any], who: str) -> str:
+def _play(event: dict[str, Any], who: str, label_of: Callable[[str], str] = card_name) -> str:
     card_id = str(event.get("card", "?"))
     what = card_action_text(card_id, int(event.get("option", 0) or 0)) or str(event.get("action", ""))
-    params = {"who": who, "card": card_name(card_id), "what": what}
+    params = {"who": who, "card": label_of(card_id), "what": what}
     # A card with one action says what it does in its name; for a choice, say which was used.
     choice = len(getattr(CARDS.get(card_id), "actions", ())) > 1
     kind = event.get("action")
@@ -140,12 +140,14 @@ def _with_note(text: str, note: str) -> str:
     return _("%(text)s %(note)s") % {"text": text, "note": note}
 
 
-def describe_domaine(event: dict[str, Any], who: str) -> str:
+def describe_domaine(event: dict[str, Any], who: str, label_of: Callable[[str], str] = card_name) -> str:
     """Return one Domaine event (as ``Event.for_viewer`` gave it) as a sentence.
 
     Args:
         event: ``{"kind": ..., "player": seat or None, ...data}``.
         who: the shown name of the event's seat (or "The game").
+        label_of: card id -> what the sentence names it by (its name; the
+            page's log marks the id instead, to link it).
 
     Returns:
         A translated sentence, or "" for events not worth a log line
@@ -177,17 +179,20 @@ def describe_domaine(event: dict[str, Any], who: str) -> str:
         gold = event.get("gold", 0)
         return ngettext("%(who)s sold %(card)s for %(n)d gold.", "%(who)s sold %(card)s for %(n)d gold.", gold) % {
             "who": who,
-            "card": card_name(event.get("card", "?")),
+            "card": label_of(str(event.get("card", "?"))),
             "n": gold,
         }
     if kind == "play":
-        return _play(event, who)
+        return _play(event, who, label_of)
     if kind == "take":
         if event.get("from") == "deck":
             if event.get("card"):
-                return _("%(who)s drew %(card)s from the deck.") % {"who": who, "card": card_name(event["card"])}
+                return _("%(who)s drew %(card)s from the deck.") % {"who": who, "card": label_of(str(event["card"]))}
             return _("%(who)s drew a card from the deck.") % {"who": who}
-        return _("%(who)s took %(card)s from the display.") % {"who": who, "card": card_name(event.get("card", "?"))}
+        return _("%(who)s took %(card)s from the display.") % {
+            "who": who,
+            "card": label_of(str(event.get("card", "?"))),
+        }
     if kind == "scores":
         return ""
     if kind == "game_over":

@@ -169,7 +169,9 @@ class LogEntry:
         seq: the Action's seq.
         seat: the seat that moved.
         name: that seat's shown name.
-        text: a sentence in the active language.
+        text: a sentence in the active language; from events, with each card
+            as its id between ``eventtext.CARD_MARK`` (``games_tags.log_text``
+            turns them into links).
         move: the move as recorded (public in Dominion; a game with secret
             moves must redact it here before it reaches a template).
         depth: how deep inside Throne Rooms it happened (0: not inside one).
@@ -228,7 +230,8 @@ def game_log(
             if merged is not None:
                 out.pop()
                 shown = merged
-            text = describe(game.kind, shown, seat_names)
+            # Card ids marked: the log links each card to its reference entry (games_tags.log_entries).
+            text = describe(game.kind, shown, seat_names, mark_cards=True)
             above = None
             if text:
                 seat = shown.get("player")

@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "ratings",
     "ops",
     "tournaments",
+    "guide",
     # Last: its admin extends the games' and accounts' admin classes.
     "moderation",
 ]

@@ -16,7 +16,18 @@ from django import template
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games.domaine_board import EMPTY_PLAY_FIELD, colour_of, draft_json, draw, mark_of, places_nothing
+from games.domaine_board import (
+    EMPTY_PLAY_FIELD,
+    Target,
+    colour_of,
+    draft_json,
+    draw,
+    edges_by_square,
+    mark_of,
+    places_nothing,
+    square_xy,
+    too_near,
+)
 from games.engine.domaine.cards import CARDS
 from games.eventtext_domaine import action_text, card_action_text, card_name
 
@@ -45,7 +56,8 @@ def part_prompt(part: str | None, act: str | None, remaining: int) -> str:
         return _("Nothing more can be added: confirm the move, or reset.")
     prompts = {
         "at": _("Click a highlighted square for the castle."),
-        "borders": _("Click a highlighted edge for a border (%(n)d left).") % {"n": remaining},
+        "borders": _("Tap the square beside where the border goes, then the side you want (%(n)d left).")
+        % {"n": remaining},
         "knights": _("Click a highlighted square for a knight (%(n)d left).") % {"n": remaining},
         "domain": _("Click the castle of your domain."),
         "squares": _("Click a highlighted square to add to the domain (%(n)d left).") % {"n": remaining},
@@ -87,16 +99,46 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
         targets = {"part": "at", "remaining": 1, "choices": list(pending.get("options") or [])}
     draft_url = reverse("games:domaine_draft", kwargs={"game_id": game.pk})
 
-    def link(new_draft: dict[str, Any] | None, pick: str = "") -> str:
+    def link(new_draft: dict[str, Any] | None, pick: str = "", focus: str = "") -> str:
         params = {"seq": game.last_seq}
         if new_draft is not None:
             params["draft"] = draft_json(new_draft)
         if pick:
             params["pick"] = pick
+        if focus:
+            params["focus"] = focus
         # Without JavaScript the link loads the whole page: the fragment keeps the board in view.
         return f"{draft_url}?{urlencode(params)}#game-board"
 
-    drawing = draw(after or view, targets=targets, draft=draft, link=lambda choice: link(draft, choice))
+    focus = context.get("domaine_focus") if my_move else None
+    drawn_targets = targets
+    by_square: dict[str, list[str]] = {}
+    if targets and targets.get("part") == "borders":
+        # Two taps per border rather than some 250 edges at once: a square, then one of its sides.
+        by_square = edges_by_square(targets.get("choices") or [])
+        focus = focus if focus in by_square else None
+        drawn_targets = {**targets, "choices": by_square[focus] if focus else []}
+    drawing = draw(after or view, targets=drawn_targets, draft=draft, link=lambda choice: link(draft, choice))
+    for sq in by_square:
+        if sq != focus:
+            x, y = square_xy(sq)
+            label = _("Borders beside %(square)s") % {"square": sq}
+            drawing.focus_targets.append(Target(sq, link(draft, focus=sq), x=x, y=y, label=label))
+    if by_square or (targets or {}).get("part") == "borders":
+        for sq in (sq["name"] for sq in drawing.squares):
+            if sq not in by_square:
+                x, y = square_xy(sq)
+                drawing.blocked.append({"x": x, "y": y, "name": sq})
+    if focus:
+        x, y = square_xy(focus)
+        drawing.focus = {"x": x, "y": y, "name": focus}
+    zone_castles: list[str] = []
+    distance = int(((pending or {}).get("params") or {}).get("distance") or 0)
+    if step == "setup" and (targets or {}).get("part") == "at" and distance:
+        # The distance rule drawn: the squares too near the placer's own castles (the engine says how near).
+        placer = "neutral" if ((pending or {}).get("params") or {}).get("neutral") else viewer
+        zone_castles = sorted(sq for sq, owner in (view.get("castles") or {}).items() if owner == placer)
+        drawing.zone = too_near(zone_castles, distance)
     if draft and after is None:
         # Not yet a whole move: the chosen squares have no pieces in a preview, so draw them as ghosts.
         me_colour = colour_of("neutral" if draft.get("act") == "place_neutral" else viewer)
@@ -162,6 +204,22 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
         play_card = card_name(str(draft.get("card")))
         play_text = card_action_text(str(draft.get("card")), option if isinstance(option, int) else 0)
     me_after = next((p for p in (after or {}).get("players") or [] if p["seat"] == viewer), None)
+    outlook = []
+    if after is not None:
+        # What the move would change: the engine's scores and incomes before and after it (the preview).
+        before = {p["seat"]: p for p in view.get("players") or []}
+        for p in after.get("players") or []:
+            old = before.get(p["seat"], {})
+            if p["seat"] == viewer or p.get("score") != old.get("score"):
+                outlook.append(
+                    {
+                        "name": names.get(p["seat"], "?"),
+                        "is_me": p["seat"] == viewer,
+                        "score": (old.get("score", 0), p.get("score", 0)),
+                        "income": (old.get("income", 0), p.get("income", 0)),
+                        "target": after.get("target"),
+                    }
+                )
     return {
         "drawing": drawing,
         "players": players,
@@ -179,7 +237,12 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
         "play_text": play_text,
         "play_card": play_card,
         "play_choice": act == "play" and len(getattr(CARDS.get(str(draft.get("card"))), "actions", ())) > 1,
-        "prompt": part_prompt((targets or {}).get("part"), act, int((targets or {}).get("remaining") or 0))
+        "prompt": (
+            _("Tap a side of %(square)s for the border (%(n)d left), or another square.")
+            % {"square": focus, "n": int((targets or {}).get("remaining") or 0)}
+            if focus
+            else part_prompt((targets or {}).get("part"), act, int((targets or {}).get("remaining") or 0))
+        )
         if draft and targets is not None
         else "",
         "choices": list((targets or {}).get("choices") or []) if draft else [],
@@ -195,4 +258,8 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
         "deck_move": draft_json({"act": "take", "from": "deck"}),
         "text_form": step in ("setup", "play"),
         "neutral_setup": act == "place_neutral",
+        "outlook": outlook,
+        "focus": focus,
+        "zone_castles": zone_castles,
+        "distance": distance,
     }

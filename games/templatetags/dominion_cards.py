@@ -9,6 +9,7 @@ from typing import Any
 from django import template
 
 from games.engine.dominion.cards import CARDS
+from games.eventtext import card_anchor
 from games.eventtext import card_list as _card_list
 from games.eventtext import card_name as _card_name
 from games.eventtext import card_text as _card_text
@@ -30,6 +31,31 @@ def card_name(name: str) -> str:
 def card_list(cards: list[str]) -> str:
     """Cards as "2 × Copper, Silver" in the active language."""
     return _card_list(cards or [])
+
+
+@register.filter
+def card_links(cards: list[str] | str | None) -> str:
+    """Cards as "2 × Copper, Silver" in the active language, each name a link to its reference entry."""
+    from django.utils.html import format_html, format_html_join
+    from django.utils.translation import gettext as _
+
+    names = [cards] if isinstance(cards, str) else list(cards or [])
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    return format_html_join(
+        _(", "),
+        "{}{}",
+        (
+            (
+                f"{k} × " if k > 1 else "",
+                format_html('<a class="card-link" href="{}">{}</a>', _card_ref(name), _card_name(name))
+                if name in CARDS
+                else name,
+            )
+            for name, k in counts.items()
+        ),
+    )
 
 
 @register.filter
@@ -72,12 +98,19 @@ def card_class(name: str) -> str:
 
 @register.simple_tag
 def card(name: str, count: Any = None, plain: bool = False) -> str:
-    """One card as HTML: name, cost, type colour, optional pile count; text on hover or focus.
+    """One card as HTML: name, cost, type colour, optional pile count; a tap, click or Enter opens its text.
+
+    A ``<details>`` whose summary is the card's face: its text and a link
+    to its card reference entry open below it (a strip along the bottom of
+    a phone's screen) without JavaScript or hover; ``name="card-text"``
+    keeps one open at a time. ``plain`` is for a card inside a button
+    (Play, Gain), where nothing else may be interactive: the card's text
+    shows while the button has focus, and ``card_more`` gives a "?" beside
+    the button that opens it.
 
     Built in Python rather than with an inclusion template, and remembered
     per (card, count, plain, language): a board draws dozens of cards, and
-    the same few hundred combinations make up every board. ``plain`` leaves
-    out the tab stop, for cards inside a button that is focusable itself.
+    the same few hundred combinations make up every board.
     """
     from django.utils.translation import get_language
 
@@ -87,11 +120,38 @@ def card(name: str, count: Any = None, plain: bool = False) -> str:
         return _card_html.__wrapped__(name, count, bool(plain), get_language())
 
 
+#: English names too long for a phone's card, with soft hyphens where they may break ("Money-lender"),
+#: never mid-syllable as a plain wrap would ("Moneylende r").
+SOFT_HYPHENS = {
+    n.replace("|", ""): n.replace("|", "\u00ad")
+    for n in ("Money|lender", "Wood|cutter", "Labor|atory", "Adven|turer", "Bureau|crat", "Chan|cellor", "Work|shop")
+}
+
+
+def _card_ref(name: str) -> str:
+    """The card's entry in the Dominion card reference (``guide``'s page, found by its URL name)."""
+    from django.urls import reverse
+
+    return f"{reverse('guide:cards', args=['dominion'])}#{card_anchor('dominion', name)}"
+
+
+def _card_text_html(name: str) -> str:
+    """The opened text of a card: what it does, and a link to its reference entry."""
+    from django.utils.html import format_html
+    from django.utils.translation import gettext as _
+
+    return format_html(
+        '<span class="card-text">{} <a class="card-ref" href="{}">{}</a></span>',
+        _card_text(name),
+        _card_ref(name),
+        _("Card reference"),
+    )
+
+
 @functools.lru_cache(maxsize=4096)
 def _card_html(name: str, count: Any, plain: bool, language: str | None) -> str:
     """The HTML of ``card``, for one language (the cache key; translations use the active one)."""
     from django.utils.html import format_html
-    from django.utils.safestring import mark_safe
     from django.utils.translation import gettext as _
 
     data = CARDS.get(name)
@@ -107,19 +167,45 @@ def _card_html(name: str, count: Any, plain: bool, language: str | None) -> str:
         if count is not None
         else ""
     )
-    return format_html(
-        '<span class="card {}"{} title="{} (${}): {}"><span class="card-name">{}</span>'
-        '<span class="card-cost" aria-label="{}">{}</span>{}<span class="card-text" role="tooltip">{}</span></span>',
-        classes,
-        "" if plain else mark_safe(' tabindex="0"'),
-        label,
-        cost,
-        text,
-        label,
+    face = format_html(
+        '<span class="card-name">{}</span><span class="card-cost" aria-label="{}">{}</span>{}',
+        SOFT_HYPHENS.get(label, label),
         _("costs %(n)s coins") % {"n": cost},
         cost,
         count_html,
-        text,
+    )
+    if plain:
+        return format_html(
+            '<span class="card {}" title="{} (${}): {}">{}<span class="card-text" role="tooltip">{}</span></span>',
+            classes,
+            label,
+            cost,
+            text,
+            face,
+            text,
+        )
+    return format_html(
+        '<details class="card {}" name="card-text"><summary title="{}">{}</summary>{}</details>',
+        classes,
+        _("Show what %(card)s does") % {"card": label},
+        face,
+        _card_text_html(name),
+    )
+
+
+@register.simple_tag
+def card_more(name: str) -> str:
+    """A small "?" beside a card drawn inside a button (``card`` with ``plain``): a tap opens the card's
+    text and its reference link. Not a tab stop: the button itself shows the text while focused."""
+    from django.utils.html import format_html
+    from django.utils.translation import gettext as _
+
+    return format_html(
+        '<details class="card-more" name="card-text"><summary tabindex="-1" aria-label="{}" title="{}">?</summary>'
+        "{}</details>",
+        _("What %(card)s does") % {"card": _card_name(name)},
+        _("What %(card)s does") % {"card": _card_name(name)},
+        _card_text_html(name),
     )
 
 
@@ -142,11 +228,12 @@ def hand_cards(hand: list[str] | None, playable: set[str]) -> str:
         (
             (
                 format_html(
-                    '<button type="submit" name="card" value="{}" class="card-button">{}<span class="verb">{}</span>'
-                    "</button>",
+                    '<span class="card-slot"><button type="submit" name="card" value="{}" class="card-button">{}'
+                    '<span class="verb">{}</span></button>{}</span>',
                     name,
                     card(name, plain=True),
                     play,
+                    card_more(name),
                 )
                 if name in playable
                 else card(name),
@@ -175,7 +262,9 @@ def supply_piles(supply: list[dict[str, Any]], buyable: set[str]) -> str:
         '<div class="pile">{}{}</div>',
         (
             (
-                card(pile["card"], count=pile["count"], plain=pile["card"] in buyable),
+                format_html("{}{}", card(pile["card"], count=pile["count"], plain=True), card_more(pile["card"]))
+                if pile["card"] in buyable
+                else card(pile["card"], count=pile["count"]),
                 format_html(
                     '<button type="submit" name="card" value="{}" class="buy">{}'
                     '<span class="visually-hidden"> {}</span></button>',

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import functools
+import html
 import json
 from typing import Any
 
 from django import template
 
+from games.engine.domaine.cards import CARDS as DOMAINE_CARDS
+from games.engine.dominion.cards import CARDS as DOMINION_CARDS
+from games.eventtext import CARD_MARK, CARD_MARK_RE, card_anchor, card_name
+from games.eventtext_domaine import card_name as domaine_card_name
 from games.forms import time_control_label
 from games.i18n import game_name as _game_name
 from games.i18n import game_title as _game_title
@@ -185,13 +190,14 @@ def _log_tail_key(game: Any, viewer: int | None) -> str:
     return "herald:logtail:" + hashlib.sha256(parts.encode()).hexdigest()
 
 
-def _log_line(title: str, entry: Any, first: bool = True) -> str:
+def _log_line(title: str, entry: Any, first: bool = True, kind: str = "") -> str:
     """One log line (a ``selectors.LogEntry``) as its ``<li>``; ``title`` names the move number.
 
     ``first``: the move's first line drawn (the top one, newest first), the
     only one that shows the move's number; the others leave it blank, so a
     move that did many things reads as one block. Lines inside Throne Rooms
-    carry their depth (``data-depth``), which the stylesheet indents.
+    carry their depth (``data-depth``), which the stylesheet indents. ``kind``: the
+    game's kind, whose card reference the line's cards link to (:func:`log_text`).
     """
     from django.utils.html import format_html
 
@@ -202,14 +208,41 @@ def _log_line(title: str, entry: Any, first: bool = True) -> str:
             depth,
             title,
             entry.seq,
-            entry.text,
+            log_text(entry.text, kind),
         )
-    return format_html('<li{}><span class="seq"></span> {}</li>', depth, entry.text)
+    return format_html('<li{}><span class="seq"></span> {}</li>', depth, log_text(entry.text, kind))
 
 
-def _drawn(title: str, newest_first: list[Any]) -> list[str]:
+def _drawn(title: str, newest_first: list[Any], kind: str = "") -> list[str]:
     """The ``<li>`` of each entry, newest first, the move number on each move's first (top) line only."""
-    return [_log_line(title, e, first=i == 0 or newest_first[i - 1].seq != e.seq) for i, e in enumerate(newest_first)]
+    return [
+        _log_line(title, e, first=i == 0 or newest_first[i - 1].seq != e.seq, kind=kind)
+        for i, e in enumerate(newest_first)
+    ]
+
+
+@register.filter
+def log_text(text: str, kind: str = "") -> str:
+    """A log sentence as HTML: escaped, each marked card (``eventtext.CARD_MARK``) a link to its entry in
+    the game's card reference, named in the active language. An id that is no card stays plain text."""
+    from django.urls import reverse
+    from django.utils.html import conditional_escape, format_html
+    from django.utils.safestring import mark_safe
+
+    escaped = str(conditional_escape(text))
+    if CARD_MARK[0] not in escaped:
+        return mark_safe(escaped)  # noqa: S308 - escaped just above
+    names = {"dominion": DOMINION_CARDS, "domaine": DOMAINE_CARDS}.get(kind, {})
+    base = reverse("guide:cards", args=[kind]) if names else ""
+
+    def link(match: Any) -> str:
+        card_id = html.unescape(match.group(1))
+        if card_id not in names:
+            return str(conditional_escape(card_id))
+        label = card_name(card_id) if kind == "dominion" else domaine_card_name(card_id)
+        return format_html('<a class="card-link" href="{}#{}">{}</a>', base, card_anchor(kind, card_id), label)
+
+    return mark_safe(CARD_MARK_RE.sub(link, escaped))  # noqa: S308 - the parts are escaped or format_html's
 
 
 def _log_lines(game: Any, viewer: int | None, events: list[tuple[int, Any]], limit: int) -> list[str]:
@@ -232,7 +265,7 @@ def _log_lines(game: Any, viewer: int | None, events: list[tuple[int, Any]], lim
     reuse = kept is not None and events and events[0][0] <= kept[0] <= seq
     title = _("Move number")
     new = game_log(game, viewer, events=events, limit=limit, after_seq=kept[0] if reuse else None)
-    lines = _drawn(title, list(reversed(new)))
+    lines = _drawn(title, list(reversed(new)), game.kind)
     if reuse:
         lines = (lines + kept[1])[:limit]
     if kept is None or kept[0] < seq:
@@ -260,7 +293,7 @@ def log_entries(log: Any, game: Any = None, viewer: int | None = None, events: A
         lines = _log_lines(game, viewer, list(events), LOG_LIMIT)
     else:
         title = _("Move number")
-        lines = _drawn(title, list(reversed(list(log or []))))
+        lines = _drawn(title, list(reversed(list(log or []))), getattr(game, "kind", ""))
     if not lines:
         return format_html('<p class="empty">{}</p>', _("No moves yet."))
     return format_html('<ol class="log-entries">{}</ol>', mark_safe("".join(lines)))  # noqa: S308 - each line is format_html's

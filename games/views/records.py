@@ -61,7 +61,10 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     view["legal"] = []
     view["decision"] = None
     names = [str(s.name) for s in seats]
-    lines = [describe(game.kind, e.for_viewer(perspective, reveal_all=True) or {}, names) for e in events]
+    # Card ids marked: the template's log_text links each card to its reference entry, as the game's log does.
+    lines = [
+        describe(game.kind, e.for_viewer(perspective, reveal_all=True) or {}, names, mark_cards=True) for e in events
+    ]
     context = {
         "game": game,
         "seat": None,

@@ -285,7 +285,14 @@ def test_play_a_card_by_clicks(client, domaine):
     kind = "edge" if targets["part"] == "borders" else "square"
     html = response.content.decode()
     if kind == "edge":
-        assert html.count("dm-edge-target") == len(targets["choices"])
+        # Borders take two taps: first a square beside a legal edge (no edge is drawn yet), then one of its sides.
+        squares = {sq for edge in targets["choices"] for sq in edge.split("-")}
+        assert html.count("dm-focus-target") == len(squares) and "dm-edge-target" not in html
+        square = targets["choices"][0].split("-")[0]
+        html = draft_get(client, game, draft, focus=square).content.decode()
+        sides = [e for e in targets["choices"] if square in e.split("-")]
+        assert html.count("dm-edge-target") == len(sides) >= 1
+        assert html.count("dm-focus-target") == len(squares) - 1  # another square can be chosen instead
     pick = targets["choices"][0]
     response = draft_get(client, game, draft, pick=pick)
     built = response.context["domaine_draft"]
@@ -537,7 +544,8 @@ def test_cards_are_shown_by_name_not_by_id(client, domaine):
     assert f"Playing {card_name(hand[0])}" in draft_get(client, game, draft).content.decode()
     client.post(url("move", game), {"move": json.dumps({"act": "sell", "card": hand[0]}), "seq": game.last_seq})
     log = client.get(url("detail", game)).content.decode().split('id="game-log"', 1)[1]
-    assert f"sold {card_name(hand[0])} for" in log
+    href = f"{reverse('guide:cards', args=['domaine'])}#card-{hand[0].lower()}"
+    assert f'sold <a class="card-link" href="{href}">{card_name(hand[0])}</a> for' in log
 
 
 def test_a_refusal_names_a_domaine_card(settings):

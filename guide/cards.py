@@ -1,0 +1,122 @@
+"""The card references' contents, read from the engines' card data.
+
+Nothing here is a rule: costs, types, copies and actions come from
+``games.engine.dominion.cards`` and ``games.engine.domaine.cards`` (the
+data the engines play by), names and Dominion texts from the same
+translations the board uses (``games.eventtext``), so the reference cannot
+drift from the game. Only the longer explanation of each Domaine action is
+written here, from ``shared/rules/domaine.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from games.engine.domaine.cards import CARDS as DOMAINE_CARDS
+from games.engine.domaine.cards import LETTERS
+from games.engine.dominion.cards import BASIC_CARDS, CARDS, KINGDOM_CARDS
+from games.eventtext import card_anchor, card_name, card_text
+from games.eventtext_domaine import card_name as domaine_card_name
+
+#: Dominion card types as the engine names them -> what readers see.
+TYPE_NAMES = {
+    "Action": gettext_lazy("Action"),
+    "Treasure": gettext_lazy("Treasure"),
+    "Victory": gettext_lazy("Victory"),
+    "Curse": gettext_lazy("Curse"),
+    "Attack": gettext_lazy("Attack"),
+    "Reaction": gettext_lazy("Reaction"),
+}
+
+
+def dominion_card(name: str) -> dict[str, Any]:
+    """Return one Dominion card as the reference shows it: ``name`` (the notation's), ``label`` (in the
+    active language), ``cost`` in coins, ``types`` (translated, joined), ``text`` and its page ``anchor``."""
+    card = CARDS[name]
+    return {
+        "name": name,
+        "label": card_name(name),
+        "english": name,
+        "cost": card.cost,
+        "types": _(" – ").join(str(TYPE_NAMES.get(t, t)) for t in card.types),
+        "text": card_text(name),
+        "anchor": card_anchor("dominion", name),
+    }
+
+
+def dominion_reference() -> list[tuple[str, list[dict[str, Any]]]]:
+    """Return every card of the base set (first edition) in groups: the basic cards, then the kingdom
+    cards by cost."""
+    groups: list[tuple[str, list[dict[str, Any]]]] = [
+        (_("Basic cards (in every game)"), [dominion_card(n) for n in BASIC_CARDS])
+    ]
+    for cost in sorted({CARDS[n].cost for n in KINGDOM_CARDS}):
+        cards = [dominion_card(n) for n in KINGDOM_CARDS if CARDS[n].cost == cost]
+        groups.append((_("Kingdom cards costing $%(n)d") % {"n": cost}, cards))
+    return groups
+
+
+def domaine_action_text(kind: str, n: int) -> str:
+    """Return what one Domaine card action lets the player do, in full (rules: "Actions")."""
+    if kind == "borders":
+        return ngettext(
+            "Place up to %(n)d border on an empty edge between two squares: not on the rim, not inside a "
+            "domain, and not between two squares that both hold pieces of one colour.",
+            "Place up to %(n)d borders, each on an empty edge between two squares: not on the rim, not inside "
+            "a domain, and not between two squares that both hold pieces of one colour.",
+            n,
+        ) % {"n": n}
+    if kind == "knights":
+        return ngettext(
+            "Place up to %(n)d knight on a free meadow (or a forest, for 1 gold more) next to one of your "
+            "castles or knights, with no border between them.",
+            "Place up to %(n)d knights, each on a free meadow (or a forest, for 1 gold more) next to one of "
+            "your castles or knights, with no border between them.",
+            n,
+        ) % {"n": n}
+    if kind == "expand":
+        return ngettext(
+            "Add up to %(n)d square next to one of your domains: from a neutral zone or open land, or from "
+            "another player's domain when yours holds more of your knights than theirs holds of theirs (not "
+            "an ally's, not a square with their knight or a castle). The borders move with the square.",
+            "Add up to %(n)d squares next to one of your domains, one after the other: from a neutral zone or "
+            "open land, or from another player's domain when yours holds more of your knights than theirs "
+            "holds of theirs (not an ally's, not a square with their knight or a castle). The borders move "
+            "with the squares.",
+            n,
+        ) % {"n": n}
+    if kind == "desertion":
+        return _(
+            "A knight of another player's domain that shares a border with one of your domains goes back to "
+            "its owner, and one of your knights joins your neighbouring domain (a forest costs 1 gold more)."
+        )
+    if kind == "alliance":
+        return _(
+            "Ally one of your domains with another player's domain that shares a border with it: for the "
+            "rest of the game neither may expand into the other."
+        )
+    return kind
+
+
+def domaine_card(card_id: str) -> dict[str, Any]:
+    """Return one Domaine card as the reference shows it: ``id``, ``name``, ``letter``, ``copies``,
+    ``cost`` and ``sale`` in gold, ``actions`` (one explanation each; two mean a choice) and ``anchor``."""
+    card = DOMAINE_CARDS[card_id]
+    return {
+        "id": card.id,
+        "name": domaine_card_name(card.id),
+        "letter": card.letter,
+        "copies": card.copies,
+        "cost": card.cost,
+        "sale": card.sale,
+        "actions": [domaine_action_text(a.kind, a.n) for a in card.actions],
+        "anchor": card_anchor("domaine", card.id),
+    }
+
+
+def domaine_reference() -> list[tuple[str, list[dict[str, Any]]]]:
+    """Return the 60 cards' 24 kinds, grouped by letter (the order the deck is stacked in)."""
+    return [(letter, [domaine_card(c.id) for c in DOMAINE_CARDS.values() if c.letter == letter]) for letter in LETTERS]
