@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "games",
     "correspondence",
     "ratings",
+    "stats",
     "ops",
     # Last: its admin extends the games' and accounts' admin classes.
     "moderation",
@@ -213,6 +214,8 @@ CELERY_BEAT_SCHEDULE = {
     "digests": {"task": "correspondence.tasks.send_digests", "schedule": crontab(hour=7, minute=0)},
     # Banned players' seats in running games forfeit.
     "moderation-forfeits": {"task": "moderation.tasks.forfeit_banned_seats", "schedule": 60.0},
+    # Statistics of finished games whose task was lost (broker down, worker killed).
+    "stats-catch-up": {"task": "stats.tasks.catch_up", "schedule": 300.0},
 }
 #: Without a broker there is no beat: run the sweep from lobby and game page
 #: requests instead (at most every 30 s), so a bare machine still times out games.

@@ -9,6 +9,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("accounts.urls")),
     path("", include("ratings.urls")),
+    path("", include("stats.urls")),
     path("accounts/", include("allauth.urls")),
     path("", include("correspondence.urls")),
     path("", include("ops.urls")),
