@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 
 from accounts.models import User
-from games import services
+from games import autoplay, services
 from games.engine.registry import get_engine
 from games.models import Game
 
@@ -58,6 +58,9 @@ def play_game(
             break
         state = services.state_at(game)
         seat = game.to_act[0]
+        if seated[seat] is None:  # a bot's seat: the site's own bot loop (its task never runs in a test transaction)
+            autoplay.game_bot_moves(game_id=game.pk)
+            continue
         move = engine.bots[policy](engine.player_view(state, seat), rng)
         services.game_submit_move(game_id=game.pk, user=seated[seat], move=move, expected_seq=game.last_seq)
     game.refresh_from_db()
