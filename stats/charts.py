@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: The SVG's box: wide and short enough to stay legible when scaled to a phone.
-WIDTH, HEIGHT = 640, 260
-LEFT, RIGHT, TOP, BOTTOM = 44, 12, 14, 30
+WIDTH, HEIGHT = 440, 240
+LEFT, RIGHT, TOP, BOTTOM = 40, 16, 14, 30
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,6 +53,8 @@ def _columns(players: int | None, sort: str) -> list[dict[str, object]]:
             {
                 "key": key,
                 "label": label,
+                # A phone shows a short heading; screen readers always read the long one.
+                "short": "±" if key == "edge" else "",
                 "href": "?" + urlencode(query),
                 "aria_sort": ("descending" if descending else "ascending") if current else None,
             }
