@@ -222,3 +222,5 @@ def test_a_card_page_shows_its_text_in_the_readers_language(client):
     client.post(reverse("accounts:language"), {"language": "zh-hant", "next": "/"})
     page = client.get("/stats/dominion/Militia/").content.decode()
     assert "<h1>義勇軍</h1>" in page and "每位其他玩家將手牌棄到剩下 3 張" in page
+    assert "按玩家人數" in page and "買家勝率" in page
+    assert "皇輿爭霸牌統計" in client.get("/stats/dominion/").content.decode()
