@@ -25,7 +25,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 from games.engine.core import EngineError
-from games.models import Game, Seat
+from games.models import Action, Game, Seat
 from games.replay import ReplayBroken, engine_for
 from ratings.models import RatingChange
 from ratings.services import game_is_rateable, rating_ranks
@@ -48,12 +48,19 @@ class GameRows:
     cards: list[CardStats]
 
 
-def measure(game: Game) -> GameNumbers | None:
-    """Replay ``game``'s log and return its numbers, or None if it does not replay (logged)."""
-    moves = list(game.actions.order_by("seq").values_list("seat", "move"))
+def measure(game: Game, players: int | None = None, moves: list[tuple[int, dict]] | None = None) -> GameNumbers | None:
+    """Replay ``game``'s log and return its numbers, or None if it does not replay (logged).
+
+    ``players`` and ``moves`` (``(seat, move)`` in log order), when the caller
+    already read them, save a query each.
+    """
+    if moves is None:
+        moves = list(game.actions.order_by("seq").values_list("seat", "move"))
+    if players is None:
+        players = game.seats.count()
     try:
         engine = engine_for(game)
-        return game_numbers(game.kind, engine, game.options, game.seats.count(), game.seed, moves)
+        return game_numbers(game.kind, engine, game.options, players, game.seed, moves)
     except (ReplayBroken, EngineError, ValueError, LookupError) as exc:
         log.warning("statistics: game %s does not replay: %r", game.pk, exc)
         return None
@@ -194,8 +201,8 @@ def stats_record_game(*, game_id: int) -> bool:
     game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
     if game is None or GameStats.objects.filter(game_id=game_id).exists():
         return False
-    numbers = measure(game)
     seats = list(game.seats.order_by("position"))
+    numbers = measure(game, len(seats))
     rows = build_rows(game, seats, numbers, _rating_before(game))
     try:
         with transaction.atomic():
@@ -256,8 +263,13 @@ def rows_for_games(game_ids: Iterable[int]) -> Iterator[GameRows]:
         "game_id", "user_id", "display_before"
     ):
         bands[gid][uid] = before
+    moves: dict[int, list[tuple[int, dict]]] = defaultdict(list)
+    for gid, seat, move in (
+        Action.objects.filter(game__in=games).order_by("game_id", "seq").values_list("game_id", "seat", "move")
+    ):
+        moves[gid].append((seat, move))
     for game in games:
-        yield build_rows(game, seats[game.pk], measure(game), bands[game.pk])
+        yield build_rows(game, seats[game.pk], measure(game, len(seats[game.pk]), moves[game.pk]), bands[game.pk])
 
 
 def stats_write_rows(batch: list[GameRows]) -> tuple[Counter, Counter]:
