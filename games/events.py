@@ -34,9 +34,11 @@ DecisionsOwed          clocks started for seats that now owe a decision     corr
 ClockRunningLow        a running clock passed 80% of its time               correspondence: "time low" email
 SeatForfeited          a seat timed out, resigned or was forfeited          correspondence: the others' email
 GameFinished           a game ended with ranks (by the rules, a forfeit     correspondence: "game over" emails;
-                       or a moderator's adjudication)                       ratings: the rating update
+                       or a moderator's adjudication)                       ratings: the rating update;
+                                                                            stats: queue its measuring after commit
 GameCancelled          an open game was cancelled or expired, or a          correspondence: the creator's email
-                       moderator aborted a game                             (expired games)
+                       moderator aborted a game                             (expired games); stats: take an aborted
+                                                                            finished game out, after commit
 ChatPosted             a chat line was posted                               correspondence: chat emails
 ChangesCommitted       after commit of any of the above                     correspondence: queue the outbox rows;
                                                                             games.tasks: queue the bots' turn
