@@ -38,6 +38,9 @@ from games.engine.core import Engine
 from games.engine.dominion.cards import COINS, TREASURES
 from games.engine.dominion.engine import score as dominion_score
 
+#: The kinds of game measured (any other kind gets seat rows only).
+KINDS = ("dominion", "domaine")
+
 
 @dataclass(slots=True)
 class GameNumbers:

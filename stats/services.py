@@ -29,7 +29,7 @@ from games.models import Action, Game, Seat
 from games.replay import ReplayBroken, engine_for
 from ratings.models import RatingChange
 from ratings.services import game_is_rateable, rating_ranks
-from stats.compute import GameNumbers, game_numbers
+from stats.compute import KINDS, GameNumbers, game_numbers
 from stats.models import ALL_BANDS, CardStats, CardTotal, GameStats, PlayerStats, Tally, band_of
 from stats.selectors import PLAYED_STEP
 
@@ -49,11 +49,13 @@ class GameRows:
 
 
 def measure(game: Game, players: int | None = None, moves: list[tuple[int, dict]] | None = None) -> GameNumbers | None:
-    """Replay ``game``'s log and return its numbers, or None if it does not replay (logged).
+    """Replay ``game``'s log and return its numbers; None if it does not replay (logged) or is of another kind.
 
     ``players`` and ``moves`` (``(seat, move)`` in log order), when the caller
     already read them, save a query each.
     """
+    if game.kind not in KINDS:
+        return None
     if moves is None:
         moves = list(game.actions.order_by("seq").values_list("seat", "move"))
     if players is None:

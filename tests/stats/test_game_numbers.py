@@ -9,8 +9,9 @@ from django.urls import reverse
 
 from games import services
 from games.engine.dominion.cards import CARDS
-from stats.models import CardStats, GameStats, PlayerStats
+from stats.models import CardStats, CardTotal, GameStats, PlayerStats, Tally
 from stats.services import stats_catch_up, stats_record_game
+from tests.accounts.conftest import T0, finished_game
 from tests.conftest import make_game
 from tests.factories import UserFactory
 from tests.stats.conftest import play_game
@@ -140,3 +141,17 @@ def test_a_running_game_shows_no_statistics(client, player, opponent):
     client.force_login(player)
     page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert "Statistics of this game" not in page
+
+
+def test_a_game_of_another_kind_gets_seat_rows_but_no_charts_and_counts_nowhere(client, caplog):
+    a, b = UserFactory.create_batch(2)
+    game = finished_game([a, b], [2, 1], finished=T0)  # the fake "counter" game, rated
+    assert stats_record_game(game_id=game.pk)
+    assert list(PlayerStats.objects.filter(game=game).order_by("position").values_list("won", flat=True)) == [
+        False,
+        True,
+    ]
+    assert not GameStats.objects.get(game=game).counted
+    assert not CardTotal.objects.exists() and not Tally.objects.exists()
+    assert "does not replay" not in caplog.text
+    assert "Statistics of this game" not in client.get(reverse("games:detail", args=[game.pk])).content.decode()
