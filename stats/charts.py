@@ -107,7 +107,7 @@ def line_chart(
         pts = " ".join(f"{x(first_turn + i)},{y(v)}" for i, v in enumerate(s))
         end = first_turn + len(s) - 1
         lines.append(Line(seat, names[seat] if seat < len(names) else str(seat + 1), pts, x(end), y(s[-1]), s[-1]))
-    x_values = _ticks(first_turn, last_turn, 8)
+    x_values = [t for t in _ticks(first_turn, last_turn, 8) if t >= first_turn]
     rows = [
         (turn, [s[turn - first_turn] if turn - first_turn < len(s) else None for s in series])
         for turn in range(first_turn, last_turn + 1)

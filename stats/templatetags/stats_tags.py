@@ -52,6 +52,8 @@ def game_panel(game: Any) -> dict[str, Any] | None:
     if stats is None:
         return None
     names = [str(s.name) for s in game.seats.all()]
+    if len(set(names)) < len(names):  # two bots of one kind: tell their lines apart by seat
+        names = [f"{name} ({i + 1})" if names.count(name) > 1 else name for i, name in enumerate(names)]
     data = stats.data
     series = data.get("series") or []
     pick = lambda k: [[point[k] for point in s] for s in series]  # noqa: E731
