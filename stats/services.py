@@ -85,7 +85,7 @@ def build_rows(game: Game, seats: list[Seat], numbers: GameNumbers | None, bands
         kind=game.kind,
         players=n,
         rated=rated,
-        finished=game.finished,
+        finished=game.finished or game.started or game.created,  # never null, even for a hand-made row
         turns=numbers.turns if numbers else 0,
         data=numbers.as_data() if numbers else {"unreplayable": True},
         counted=rated,
