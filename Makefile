@@ -69,11 +69,13 @@ lint: install
 	$(BIN)/lint-imports --no-cache
 
 # Engine speed (Dominion beside pyminion, installed into a temporary venv; Domaine),
-# then the site on PostgreSQL (DATABASE_URL, default the local herald_bench database).
+# then the site on PostgreSQL (DATABASE_URL, default the local herald_bench database),
+# then the statistics' rebuild and pages on the load database (skipped if it was never seeded).
 bench: install
 	$(BIN)/python bench/dominion_bench.py --pyminion
 	$(BIN)/python bench/domaine_bench.py
 	$(BIN)/python bench/site_bench.py
+	$(BIN)/python bench/stats_bench.py
 
 # Seeds the herald_load PostgreSQL database (once) and runs a bounded load test
 # on loopback against gunicorn; see docs/scaling.md. LOAD_ARGS passes options

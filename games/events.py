@@ -36,10 +36,12 @@ ClockRunningLow        a running clock passed 80% of its time               corr
 SeatForfeited          a seat timed out, resigned or was forfeited          correspondence: the others' email
 GameFinished           a game ended with ranks (by the rules, a forfeit     correspondence: "game over" emails;
                        or a moderator's adjudication)                       ratings: the rating update;
-                                                                            tournaments: the table's result
+                                                                            tournaments: the table's result;
+                                                                            stats: queue its measuring after commit
 GameCancelled          an open game was cancelled or expired, or a          correspondence: the creator's email
                        moderator aborted a game                             (expired games); tournaments: the
-                                                                            aborted table scores 0
+                                                                            aborted table scores 0; stats: take an
+                                                                            aborted finished game out, after commit
 ChatPosted             a chat line was posted                               correspondence: chat emails
 UndoAsked              a player asked the others to let them take moves     correspondence: "allow it?" emails
                        back (``games.undo``)

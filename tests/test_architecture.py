@@ -19,7 +19,18 @@ from pathlib import Path
 import grimp
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("games", "accounts", "correspondence", "moderation", "ratings", "ops", "website", "tournaments", "guide")
+PACKAGES = (
+    "games",
+    "accounts",
+    "correspondence",
+    "moderation",
+    "ratings",
+    "ops",
+    "website",
+    "tournaments",
+    "guide",
+    "stats",
+)
 MAX_LOCAL_IMPORTS = 9
 MAX_LINES = 500
 

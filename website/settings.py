@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "games",
     "correspondence",
     "ratings",
+    "stats",
     "ops",
     "tournaments",
     "guide",
@@ -221,6 +222,8 @@ CELERY_BEAT_SCHEDULE = {
     "moderation-forfeits": {"task": "moderation.tasks.forfeit_banned_seats", "schedule": 60.0},
     # Tournaments: start those whose time came, and make the next round of any whose round is complete.
     "tournaments": {"task": "tournaments.tasks.tick", "schedule": 60.0},
+    # Statistics of finished games whose task was lost (broker down, worker killed).
+    "stats-catch-up": {"task": "stats.tasks.catch_up", "schedule": 300.0},
 }
 #: Without a broker there is no beat: run the sweep from lobby and game page
 #: requests instead (at most every 30 s), so a bare machine still times out games.

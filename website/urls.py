@@ -10,6 +10,7 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("ratings.urls")),
     path("", include("guide.urls")),
+    path("", include("stats.urls")),
     path("accounts/", include("allauth.urls")),
     path("", include("correspondence.urls")),
     path("", include("ops.urls")),

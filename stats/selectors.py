@@ -1,0 +1,244 @@
+"""Read-only statistics for pages: a few dozen total rows per page, never a scan of games.
+
+Rates are fractions in [0, 1] (None when nothing was counted); pages show
+them as percentages.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from django.db.models import Avg, Count, Q, Sum
+
+from games.engine.dominion.cards import KINGDOM_CARDS
+from stats.models import ALL_BANDS, BANDS, CardStats, CardTotal, GameStats, PlayerStats, Tally
+
+if TYPE_CHECKING:
+    from accounts.models import User
+    from games.models import Game
+
+#: The card list's sort keys (``?sort=``); "-" sorts high first, which is the default for rates.
+SORTS = ("card", "presence", "bought", "win_bought", "win_not", "edge", "games")
+#: Player counts the pages split by.
+PLAYER_COUNTS = (2, 3, 4)
+#: Domaine's "cards played" is tallied in steps of this many cards (0-4, 5-9, ...).
+PLAYED_STEP = 5
+#: How many favourite cards a profile shows.
+FAVOURITES = 5
+
+
+def rate(part: int, whole: int) -> float | None:
+    """``part / whole``, or None when ``whole`` is 0."""
+    return part / whole if whole else None
+
+
+@dataclass(slots=True)
+class CardRow:
+    """One kingdom card's numbers over some rated games (one player count or all, one band or all).
+
+    Attributes:
+        card: the card's English name.
+        games: games with it on the table; total: rated games in the same split.
+        present: seats in those games; bought: seats that bought at least one.
+        won_bought, won_not: buyers who won, non-buyers who won.
+    """
+
+    card: str
+    games: int = 0
+    total: int = 0
+    present: int = 0
+    bought: int = 0
+    won_bought: int = 0
+    won_not: int = 0
+
+    def add(self, t: CardTotal) -> None:
+        """Add a totals row's counts."""
+        self.games += t.games
+        self.present += t.present
+        self.bought += t.bought
+        self.won_bought += t.won_bought
+        self.won_not += t.won_not
+
+    @property
+    def presence(self) -> float | None:
+        """Share of games with the card on the table."""
+        return rate(self.games, self.total)
+
+    @property
+    def bought_rate(self) -> float | None:
+        """Share of seats that bought it when it was on the table."""
+        return rate(self.bought, self.present)
+
+    @property
+    def win_bought(self) -> float | None:
+        """Win rate of the seats that bought it."""
+        return rate(self.won_bought, self.bought)
+
+    @property
+    def win_not(self) -> float | None:
+        """Win rate of the seats in the same games that did not."""
+        return rate(self.won_not, self.present - self.bought)
+
+    @property
+    def edge(self) -> float | None:
+        """Buyers' win rate minus non-buyers' (None if either is unknown)."""
+        if self.win_bought is None or self.win_not is None:
+            return None
+        return self.win_bought - self.win_not
+
+    def sort_key(self, key: str) -> Any:
+        """The value the list sorts by for ``key`` (unknown values last)."""
+        if key == "card":
+            return self.card
+        value = {
+            "presence": self.presence,
+            "bought": self.bought_rate,
+            "win_bought": self.win_bought,
+            "win_not": self.win_not,
+            "edge": self.edge,
+            "games": self.games,
+        }[key]
+        return -1.0e9 if value is None else value
+
+
+def rated_games(kind: str, players: int | None = None) -> int:
+    """Rated finished games of ``kind`` counted in the totals (one player count, or all)."""
+    rows = Tally.objects.filter(kind=kind, measure="games")
+    if players is not None:
+        rows = rows.filter(players=players)
+    return rows.aggregate(n=Sum("seats"))["n"] or 0
+
+
+def card_table(*, players: int | None = None, sort: str = "edge") -> list[CardRow]:
+    """Every kingdom card's row over rated Dominion games (``players``: one count, or all), sorted.
+
+    ``sort``: one of :data:`SORTS`, optionally prefixed with "-" for descending
+    (names ascend by default, numbers descend).
+    """
+    rows = {c: CardRow(c) for c in KINGDOM_CARDS}
+    totals = CardTotal.objects.filter(band=ALL_BANDS)
+    if players is not None:
+        totals = totals.filter(players=players)
+    for t in totals:
+        if t.card in rows:
+            rows[t.card].add(t)
+    total = rated_games("dominion", players)
+    for r in rows.values():
+        r.total = total
+    key = sort.lstrip("-")
+    if key not in SORTS:
+        key = "edge"
+    descending = key != "card"
+    if sort.startswith("-"):
+        descending = not descending
+    return sorted(rows.values(), key=lambda r: (r.sort_key(key), r.card), reverse=descending)
+
+
+@dataclass(slots=True)
+class CardDetail:
+    """A card page's numbers: all rated games, each player count, each rating band."""
+
+    overall: CardRow
+    by_players: list[tuple[int, CardRow]]
+    by_band: list[tuple[str, CardRow]]
+
+
+def card_detail(card: str) -> CardDetail:
+    """The numbers of one kingdom card (rows by player count and by band; bands over every count)."""
+    overall = CardRow(card, total=rated_games("dominion"))
+    by_players = {n: CardRow(card, total=rated_games("dominion", n)) for n in PLAYER_COUNTS}
+    by_band = {code: CardRow(card) for code, _lo in BANDS}
+    for t in CardTotal.objects.filter(card=card):
+        if t.band == ALL_BANDS:
+            overall.add(t)
+            if t.players in by_players:
+                by_players[t.players].add(t)
+        elif t.band in by_band:
+            by_band[t.band].add(t)
+    return CardDetail(overall, sorted(by_players.items()), list(by_band.items()))
+
+
+@dataclass(slots=True)
+class TallyRow:
+    """Seats and wins for one value of one measure (a seat, a castle count...)."""
+
+    value: str
+    seats: int = 0
+    wins: int = 0
+
+    @property
+    def win_rate(self) -> float | None:
+        """Share of these seats that won."""
+        return rate(self.wins, self.seats)
+
+
+@dataclass(slots=True)
+class DomaineTables:
+    """The Domaine page: rated games, and win rates by seat, castles in domains, cards played, action kinds."""
+
+    games: int
+    by: dict[str, list[TallyRow]] = field(default_factory=dict)
+
+
+def _value_order(measure: str, value: str) -> Any:
+    return (0, int(value), "") if value.lstrip("-").isdigit() else (1, 0, value)
+
+
+def domaine_tables(*, players: int | None = None) -> DomaineTables:
+    """Win rates over rated Domaine games, by each measure (``players``: one count, or all)."""
+    rows = Tally.objects.filter(kind="domaine").exclude(measure="games")
+    if players is not None:
+        rows = rows.filter(players=players)
+    by: dict[str, dict[str, TallyRow]] = defaultdict(dict)
+    for t in rows:
+        row = by[t.measure].setdefault(t.value, TallyRow(t.value))
+        row.seats += t.seats
+        row.wins += t.wins
+    out = DomaineTables(games=rated_games("domaine", players))
+    for measure in ("seat", "castles", "played", "action"):
+        values = by.get(measure, {})
+        out.by[measure] = [values[v] for v in sorted(values, key=lambda v: _value_order(measure, v))]
+    return out
+
+
+def game_stats(game: Game) -> GameStats | None:
+    """The measured numbers of a finished game, or None (not finished, not measured yet, or unreplayable)."""
+    if not getattr(game, "is_finished", False):
+        return None
+    stats = GameStats.objects.filter(game_id=game.pk).first()
+    if stats is None or stats.data.get("unreplayable"):
+        return None
+    return stats
+
+
+@dataclass(slots=True)
+class PlayerSummary:
+    """A profile's statistics: per kind and player count, favourite cards."""
+
+    rows: list[dict[str, Any]]
+    favourites: list[tuple[str, int]]
+
+
+def player_summary(user: User) -> PlayerSummary:
+    """Games, wins, win rate and average score per (kind, player count); most-bought kingdom cards.
+
+    Over the user's measured finished games, rated or not (bots' games too).
+    """
+    rows = list(
+        PlayerStats.objects.filter(user=user)
+        .values("kind", "players")
+        .annotate(games=Count("id"), wins=Count("id", filter=Q(won=True)), score=Avg("score"))
+        .order_by("kind", "players")
+    )
+    for r in rows:
+        r["win_rate"] = rate(r["wins"], r["games"])
+    favourites = list(
+        CardStats.objects.filter(user=user, bought__gt=0)
+        .values("card")
+        .annotate(copies=Sum("bought"))
+        .order_by("-copies", "card")
+        .values_list("card", "copies")[:FAVOURITES]
+    )
+    return PlayerSummary(rows, favourites)
