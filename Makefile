@@ -72,6 +72,8 @@ lint: install
 # then the site on PostgreSQL (DATABASE_URL, default the local herald_bench database).
 bench: install
 	$(BIN)/python bench/dominion_bench.py --pyminion
+	$(BIN)/python bench/waits.py
+	$(BIN)/python bench/deferral_bench.py
 	$(BIN)/python bench/domaine_bench.py
 	$(BIN)/python bench/site_bench.py
 

@@ -747,8 +747,9 @@ def _witch(st: DominionState, p: int, victims: list[int]) -> None:
 # up to one of the effects above; a victim must answer before its own turn.
 # Spy and Thief keep the rulebook order (the attacker's own questions are
 # about what each victim reveals, so it must wait for the Moat answers), and
-# so does a Witch when fewer Curses are left than it has victims (who gets
-# the last Curses depends on every answer).
+# so does a Witch when some Curses but fewer than it has victims are left
+# (who gets the last Curses depends on every answer); with none left, its
+# victims' answers change nothing and nothing waits for them.
 
 #: Attacks whose victims answer while the attacker goes on.
 DEFERRED_ATTACKS = ("Militia", "Bureaucrat", "Witch")
@@ -812,9 +813,12 @@ def _owe(st: DominionState, d: Decision, resume: tuple[Any, ...]) -> None:
 
 def _attack_v3(st: DominionState, p: int, card: str) -> None:
     others = _others(st, p)
-    if card not in DEFERRED_ATTACKS or (card == "Witch" and st.supply["Curse"] - st.reserved < len(others)):
+    curses = st.supply["Curse"] - st.reserved  # not promised to an earlier Witch's victims
+    if card not in DEFERRED_ATTACKS or (card == "Witch" and 0 < curses < len(others)):
         _attack_strict(st, p, card)
         return
+    # With no Curse left, a Witch's victims gain nothing whatever they answer.
+    reserve = card == "Witch" and curses > 0
     # The attacker's own part first: it touches none of the victims' zones.
     if card == "Militia":
         st.coins += 2
@@ -824,15 +828,15 @@ def _attack_v3(st: DominionState, p: int, card: str) -> None:
         _draw(st, p, 2)
     for o in others:
         if _asked_reaction(st, o):
-            if card == "Witch":
+            if reserve:
                 st.reserved += 1  # enough Curses are left for every victim
-            _owe(st, _reaction_question(st, o, card), ("react", p, card, o))
+            _owe(st, _reaction_question(st, o, card), ("react", p, card, o, reserve))
         else:
             _VICTIM[card](st, p, o)
 
 
-def _op_react(st: DominionState, answers: dict[int, Any], p: int, card: str, o: int) -> None:
-    if card == "Witch":
+def _op_react(st: DominionState, answers: dict[int, Any], p: int, card: str, o: int, reserved: bool) -> None:
+    if reserved:
         st.reserved -= 1
     if answers[o] == "yes":
         if st.record:

@@ -251,3 +251,14 @@ def test_library_and_chancellor_standing_answers():
     assert standing_answer(0, chan, DEFAULTS) is None
     assert standing_answer(0, chan, {"chancellor": "yes"}) == {"act": "yes"}
     assert clean({"moat": "never", "x": 1, "chancellor": "no"}) == {**DEFAULTS, "chancellor": "no"}
+
+
+def test_a_witch_with_no_curse_left_waits_for_nobody():
+    kingdom = ["Militia", "Market", "Council Room", "Witch", "Moat", "Bureaucrat", "Spy", "Thief", "Library", "Village"]
+    st = position(
+        {"hand": ["Witch", C, C], "deck": [S, S]}, {"hand": ["Moat", C, C, C, C]}, kingdom=kingdom, supply={"Curse": 0}
+    )
+    ENGINE.apply(st, 0, {"act": "play", "card": "Witch"})
+    assert st.reserved == 0 and [d.player for d in ENGINE.pending(st)] == [0, 1]
+    ENGINE.apply(st, 0, {"act": "play_treasures"})
+    assert st.coins == 6
