@@ -253,14 +253,16 @@ def _game_start(game: Game, engine: Engine, *, started_by: User | None = None) -
     nobody who learns the seed afterwards could have predicted it.
     """
     since = timezone.now()  # before any outbox row of the start is written
-    seats = list(game.seats.order_by("position"))
+    seats = list(game.seats.select_related("user").order_by("position"))
     order = list(range(len(seats)))
     secrets.SystemRandom().shuffle(order)
     # Two steps, because (game, position) is unique at every statement.
     game.seats.update(position=F("position") + 100)
     for seat, position in zip(seats, order, strict=True):
         seat.position = position
-        Seat.objects.filter(pk=seat.pk).update(position=position)
+        # Each player's standing answers as they are now; editable per game afterwards.
+        seat.standing = dict(seat.user.standing_answers or {}) if seat.user is not None else {}
+        Seat.objects.filter(pk=seat.pk).update(position=position, standing=seat.standing)
     game.options = engine.normalize_options(game.options, len(seats), game.seed)
     state = engine.new_game(game.options, len(seats), game.seed)
     game.engine_version = engine.version

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from games.errors import GameNotActive
@@ -196,6 +197,7 @@ def game_log(
         seat_names = [names.get(i, "?") for i in range(max(names, default=-1) + 1)]
         reveal_all = game.status == Game.Status.FINISHED
         out: list[LogEntry] = []
+        standing = _standing_seqs(game, events, after_seq)
         # Newest first, stopping at ``limit``: the snapshot keeps far more events than the page shows.
         for seq, event in reversed(events):
             if len(out) >= limit or (after_seq is not None and seq <= after_seq):
@@ -204,6 +206,9 @@ def game_log(
             if shown is None:
                 continue
             text = describe(game.kind, shown, seat_names)
+            if text and shown["kind"] in STANDING_KINDS and shown.get("player") in standing.get(seq, ()):
+                # The player chose this answer in advance (standing answers): say so.
+                text = format_html('{} <span class="standing-mark">({})</span>', text, _("standing answer"))
             if text:
                 seat = shown.get("player")
                 out.append(
@@ -225,6 +230,22 @@ def game_log(
         )
         for seq, seat, move in rows
     ]
+
+
+#: The events a standing answer itself makes (a reveal, a discard, a topdeck, a Library set-aside, a
+#: Chancellor's deck): only these lines are marked, not what the answer let others do next.
+STANDING_KINDS = frozenset({"reveal", "discard", "topdeck", "set_aside", "deck_to_discard"})
+
+
+def _standing_seqs(game: Game, events: list[tuple[int, Any]], after_seq: int | None) -> dict[int, set[int]]:
+    """seq -> the seats whose move at that seq was a standing answer, over the seqs of ``events``."""
+    if not events:
+        return {}
+    low = max(events[0][0], (after_seq or 0) + 1)
+    out: dict[int, set[int]] = {}
+    for seq, seat in game.actions.filter(standing=True, seq__gte=low).values_list("seq", "seat"):
+        out.setdefault(seq, set()).add(seat)
+    return out
 
 
 def describe_move(name: str, move: dict[str, Any]) -> str:

@@ -43,11 +43,12 @@ from games.lifecycle import (
     game_leave,
     game_resign,
 )
-from games.moves import MAX_FORCED_MOVES, MoveResult, game_submit_move
+from games.moves import MAX_FORCED_MOVES, MoveResult, game_standing_set, game_submit_move
 from games.replay import RECENT_EVENTS, Snapshot, replay_states, snapshot_at, state_at
 from games.selectors import game_record
 
 __all__ = [
+    "game_standing_set",
     "MAX_FORCED_MOVES",
     "OPEN_GAME_LIFETIME",
     "RECENT_EVENTS",

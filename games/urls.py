@@ -16,6 +16,7 @@ urlpatterns = [
     path("games/<int:game_id>/cancel", views.game_cancel, name="cancel"),
     path("games/<int:game_id>/resign", views.game_resign, name="resign"),
     path("games/<int:game_id>/move", views.game_move, name="move"),
+    path("games/<int:game_id>/standing", views.game_standing, name="standing"),
     path("games/<int:game_id>/poll", views.game_poll, name="poll"),
     path("games/<int:game_id>/chat", views.game_chat, name="chat"),
     path("games/<int:game_id>/record.json", views.game_record, name="record"),
