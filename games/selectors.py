@@ -286,8 +286,9 @@ def game_record(game: Game) -> dict[str, Any]:
 
     Keys: ``kind``, ``engine_version``, ``options``, ``seed``, ``players``
     (per seat: ``seat``, ``name``, ``user``/``bot``, ``rank``, ``score``,
-    ``forfeited``), ``moves`` (``seq``, ``player``, and the move's keys),
-    ``started``/``finished`` (ISO 8601, UTC).
+    ``forfeited``), ``moves`` (``seq``, ``player``, and the move's keys;
+    ``"standing": true`` on a move the site made from the player's standing
+    answers), ``started``/``finished`` (ISO 8601, UTC).
 
     Raises:
         GameNotActive: the game has not finished (the seed is still secret).
@@ -313,8 +314,8 @@ def game_record(game: Game) -> dict[str, Any]:
             for s in seats
         ],
         "moves": [
-            {**move, "seq": seq, "player": seat}
-            for seq, seat, move in game.actions.order_by("seq").values_list("seq", "seat", "move")
+            {**move, "seq": seq, "player": seat, **({"standing": True} if standing else {})}
+            for seq, seat, move, standing in game.actions.order_by("seq").values_list("seq", "seat", "move", "standing")
         ],
         "started": game.started.isoformat() if game.started else None,
         "finished": game.finished.isoformat() if game.finished else None,

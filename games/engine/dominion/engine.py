@@ -643,7 +643,8 @@ class PlayerView:
 class DominionEngine(VersionedEngine):
     """Dominion behind the shared ``games.engine.core.Engine`` interface.
 
-    Options: ``{"kingdom": [10 names] | "<recommended set>" | "random"}``.
+    Options: ``{"kingdom": [10 names] | "<recommended set>" | "random"}``; from version 3
+    also ``"hidden_reactions": true | false`` (default true; see the module docstring).
     """
 
     kind = "dominion"
@@ -675,6 +676,8 @@ class DominionEngine(VersionedEngine):
         check_players(players)
         out = dict(options)
         out["kingdom"] = resolve_kingdom(options.get("kingdom", "random"), seed)
+        if "hidden_reactions" in out and not isinstance(out["hidden_reactions"], bool):
+            raise InvalidOptions("hidden_reactions must be true or false.")
         return out
 
     def new_game(self, options: dict[str, Any], players: int, seed: int) -> DominionState:
