@@ -18,7 +18,7 @@ from tests.engine.dominion.deferral_check import KINGDOMS, play
 from tests.engine.dominion.helpers import position, refused
 
 C, E, S, G, D = "Copper", "Estate", "Silver", "Gold", "Duchy"
-GAMES = 300  # per player count and hidden/plain: 1,800 games in all
+GAMES = 350  # per player count and hidden/plain: 2,100 games in all
 
 
 @pytest.mark.parametrize("hidden", [False, True], ids=["holders-asked", "hidden-reactions"])
