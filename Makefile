@@ -73,6 +73,8 @@ lint: install
 # then the statistics' rebuild and pages on the load database (skipped if it was never seeded).
 bench: install
 	$(BIN)/python bench/dominion_bench.py --pyminion
+	$(BIN)/python bench/waits.py
+	$(BIN)/python bench/deferral_bench.py
 	$(BIN)/python bench/domaine_bench.py
 	$(BIN)/python bench/site_bench.py
 	$(BIN)/python bench/stats_bench.py

@@ -24,6 +24,21 @@ class AccountError(Exception):
     """A request about an account that is refused; ``str(err)`` is for the user."""
 
 
+def user_standing_update(*, user: User, settings: dict[str, str]) -> User:
+    """Save ``user``'s standing answers for the games they start from now on.
+
+    Args:
+        settings: question -> setting, as ``games.standing.StandingForm`` cleans
+            them (running games keep their own copy, ``Seat.standing``).
+
+    Returns:
+        The saved user.
+    """
+    user.standing_answers = dict(settings)
+    user.save(update_fields=["standing_answers"])
+    return user
+
+
 def user_settings_update(*, user: User, display_name: str, language: str, time_zone: str) -> User:
     """Save ``user``'s display name, language and time zone.
 

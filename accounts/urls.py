@@ -15,6 +15,7 @@ urlpatterns = [
     path("players/<str:username>/block", views.block, name="block"),
     path("players/<str:username>/unblock", views.unblock, name="unblock"),
     path("settings/", views.settings_view, name="settings"),
+    path("settings/standing", views.standing_update, name="standing"),
     path("settings/delete/", views.account_delete, name="delete"),
     path("settings/language", views.language_set, name="language"),
 ]

@@ -29,6 +29,7 @@ from django.views.i18n import set_language
 from accounts import history, selectors, services
 from accounts.forms import DeleteAccountForm, SettingsForm
 from accounts.models import User
+from games.standing import StandingForm
 from ratings import selectors as rating_selectors
 from website.db import reads_from_replica
 
@@ -108,6 +109,7 @@ def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
     section, section_url = _notification_section()
     context = {
         "form": form,
+        "standing_form": StandingForm(initial_settings=request.user.standing_answers),
         "email_verified": selectors.has_verified_email(request.user),
         "blocks": selectors.blocks_of(request.user),
         "notification_section": section,
@@ -115,6 +117,27 @@ def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
     }
     status = HTTPStatus.BAD_REQUEST if request.method == "POST" else HTTPStatus.OK
     return render(request, "accounts/settings.html", context, status=status)
+
+
+@login_required
+@require_POST
+def standing_update(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Save the standing answers (for games started from now on); a bad form is shown again with a 400."""
+    form = StandingForm(request.POST, initial_settings=request.user.standing_answers)
+    if form.is_valid():
+        services.user_standing_update(user=request.user, settings=form.cleaned_settings())
+        messages.success(request, _("Your standing answers were saved. They apply to games that start from now on."))
+        return redirect(reverse("accounts:settings") + "#h-standing")
+    section, section_url = _notification_section()
+    context = {
+        "form": SettingsForm.for_user(request.user),
+        "standing_form": form,
+        "email_verified": selectors.has_verified_email(request.user),
+        "blocks": selectors.blocks_of(request.user),
+        "notification_section": section,
+        "notification_url": section_url,
+    }
+    return render(request, "accounts/settings.html", context, status=HTTPStatus.BAD_REQUEST)
 
 
 def _set_language_cookie(response: HttpResponse, code: str) -> None:

@@ -89,6 +89,7 @@ _REFUSALS: list[tuple[str, str, str]] = [
     ("game_over", r"The game is over\.", gettext_noop("The game is over.")),
     ("answered", r"You have answered already; .*", gettext_noop("You have answered already; waiting for the others.")),
     ("not_your_decision", r".*", gettext_noop("It is not your decision: waiting for another player.")),
+    ("waiting", r".*", gettext_noop("Your turn goes on once the other players have answered.")),
     ("not_your_turn", r".*", gettext_noop("It is not your turn.")),
     ("not_in_hand", r"You have no (?P<card>.+) in (?:your )?hand\.", gettext_noop("You have no %(card)s in hand.")),
     (
@@ -116,6 +117,7 @@ _REFUSALS: list[tuple[str, str, str]] = [
     ("wrong_answer", r".*", gettext_noop("That is not an answer to the question asked.")),
     ("not_gainable", r".*", gettext_noop("You cannot gain that card here.")),
     ("wrong_count", r".*", gettext_noop("Choose the number of cards asked for.")),
+    ("not_an_option", r"You have no Moat to reveal\.", gettext_noop("You have no Moat to reveal.")),
     ("not_an_option", r".*", gettext_noop("That card is not among the cards you can choose.")),
     # Domaine
     ("bad_square", r".*", gettext_noop("That is not a square of the board (A1 to L12).")),

@@ -258,7 +258,7 @@ def _game_start(game: Game, engine: Engine, *, started_by: User | None = None, s
     nobody who learns the seed afterwards could have predicted it.
     """
     since = timezone.now()  # before any outbox row of the start is written
-    seats = list(game.seats.order_by("position"))
+    seats = list(game.seats.select_related("user").order_by("position"))
     order = list(range(len(seats)))
     if shuffle:  # an arranged game (a tournament's) keeps the seat order it was given
         secrets.SystemRandom().shuffle(order)
@@ -266,7 +266,9 @@ def _game_start(game: Game, engine: Engine, *, started_by: User | None = None, s
     game.seats.update(position=F("position") + 100)
     for seat, position in zip(seats, order, strict=True):
         seat.position = position
-        Seat.objects.filter(pk=seat.pk).update(position=position)
+        # Each player's standing answers as they are now; editable per game afterwards.
+        seat.standing = dict(seat.user.standing_answers or {}) if seat.user is not None else {}
+        Seat.objects.filter(pk=seat.pk).update(position=position, standing=seat.standing)
     game.options = engine.normalize_options(game.options, len(seats), game.seed)
     state = engine.new_game(game.options, len(seats), game.seed)
     game.engine_version = engine.version

@@ -156,6 +156,10 @@ class Seat(models.Model):
             warning is queued.
         bank: a Fischer clock's bank while it is not running.
         last_seen: when the seat's user last opened the game page (UTC).
+        standing: the seat's standing answers for this game (JSON, the
+            engine's settings: Dominion's ``games.engine.dominion.standing``),
+            copied from the user's at the start and editable on the game
+            page; ``{}`` means the engine's defaults (bots have those).
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
@@ -179,6 +183,7 @@ class Seat(models.Model):
     warn_at = models.DateTimeField(null=True, blank=True)
     bank = models.DurationField(null=True, blank=True)
     last_seen = models.DateTimeField(null=True, blank=True)
+    standing = models.JSONField(default=dict, blank=True, db_default={})
 
     class Meta:
         ordering = ["position"]
@@ -245,6 +250,8 @@ class Action(models.Model):
         seat: the engine seat index that made the move.
         move: the move in the notation of ``shared/rules/<kind>-moves.md``
             (without ``player``).
+        standing: the site made this move from the seat's standing answers
+            (the player chose it in advance), not the player at the time.
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
@@ -252,6 +259,7 @@ class Action(models.Model):
     seat = models.PositiveSmallIntegerField()
     move = models.JSONField()
     created = models.DateTimeField(default=timezone.now)
+    standing = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         ordering = ["seq"]

@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import events, policy, replay
-from games.engine.core import Event, IllegalMove
+from games.engine.core import Event, IllegalMove, automatic_move
 from games.errors import AccountRestricted, GameNotActive, NotYourMove, StaleMove
 from games.fanout import on_commit_cache_and_fan_out
 from games.locking import lock_game
@@ -35,8 +35,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: At most this many moves are made for a player after one of theirs (a guard: one is usual).
-MAX_FORCED_MOVES = 8
+#: At most this many moves are made for the players after one move (a guard: a few standing
+#: answers of each victim of a Throne-Roomed attack, then End turn).
+MAX_FORCED_MOVES = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +115,49 @@ def game_submit_move(*, game_id: int, user: User, move: dict[str, Any], expected
         return apply_move(game, seat.position, move, seats=seats, grace=True)
 
 
+def automatic_moves(
+    engine: Any,
+    state: Any,
+    seats: list[Seat],
+    applied: list[Any],
+    *,
+    game: Game | None = None,
+    grace_for: int | None = None,
+) -> set[int]:
+    """Make the moves nobody needs to think about, appending ``(seat, move, events)`` to ``applied``.
+
+    ``core.automatic_move`` decides (the same function ``bench/waits.py``
+    measures): moves that need no thought (End turn after the last Buy), and
+    each seat's standing answers (``Seat.standing``; a seat played by a bot
+    has the engine's defaults, the answers its bot would give). A seat that
+    gave up is played by a bot: it keeps the defaults too.
+
+    ``grace_for``: the seat of the person who just moved. A move that needs
+    no thought of theirs (End turn after their last Buy) is not made: it
+    waits ``settings.HERALD_FORCED_MOVE_GRACE`` seconds (``game.forced_due``,
+    ``games.grace``), so a misclicked Buy can be taken back before the
+    clean-up draws the next hand.
+
+    Returns:
+        The indexes in ``applied`` of the moves made as standing answers.
+    """
+    standing = {s.position: ({} if s.bot_played else s.standing) for s in seats}
+    marked: set[int] = set()
+    start = len(applied)
+    while len(applied) - start < MAX_FORCED_MOVES and not engine.is_over(state):
+        auto = automatic_move(engine, state, standing)
+        if auto is None:
+            break
+        seat, move, is_standing = auto
+        if game is not None and grace_for == seat and not is_standing and settings.HERALD_FORCED_MOVE_GRACE > 0:
+            game.forced_due = timezone.now() + timedelta(seconds=settings.HERALD_FORCED_MOVE_GRACE)
+            break
+        if is_standing:
+            marked.add(len(applied))
+        applied.append((seat, move, engine.apply(state, seat, move)))
+    return marked
+
+
 def apply_move(
     game: Game, position: int, move: dict[str, Any], *, seats: list[Seat] | None = None, grace: bool = False
 ) -> MoveResult:
@@ -151,34 +195,32 @@ def apply_move(
         # it instead, refuse the move (nothing is written) and keep the trace.
         log.exception("engine %s crashed on move %r", game.kind, move)
         raise IllegalMove(_("That move cannot be read."), "malformed") from exc
+    if seats is None:
+        seats = list(game.seats.select_related("user").order_by("position"))
     applied = [(position, move, applied_events)]
     game.forced_due = None
-    wait = settings.HERALD_FORCED_MOVE_GRACE if grace else 0
-    # Moves that need no thought (End turn after the last Buy) are made for the
-    # player at once, so nobody waits on a click: logged like any other move;
-    # after a person's own move, only once its grace is over (games.grace).
-    while len(applied) <= MAX_FORCED_MOVES and not engine.is_over(state):
-        forced = engine.forced_move(state)
-        if forced is None:
-            break
-        if wait > 0 and forced[0] == position:
-            game.forced_due = timezone.now() + timedelta(seconds=wait)
-            break
-        applied.append((forced[0], forced[1], engine.apply(state, forced[0], forced[1])))
+    standing_seqs = automatic_moves(engine, state, seats, applied, game=game, grace_for=position if grace else None)
+    return _record(game, engine, snap, applied, standing_seqs, seats, since)
+
+
+def _record(
+    game: Game, engine: Any, snap: Snapshot, applied: list[Any], standing_seqs: set[int], seats: list[Seat], since: Any
+) -> MoveResult:
+    """Append the ``applied`` moves (made on ``snap.state``) to the log, update the turn and clocks, publish."""
+    state = snap.state
     all_events = [e for _seat, _move, evs in applied for e in evs]
     first = game.last_seq + 1
     try:
         # No savepoint: if this fails the whole move is refused and rolled back.
         Action.objects.bulk_create(
-            Action(game=game, seq=first + i, seat=seat, move=m) for i, (seat, m, _evs) in enumerate(applied)
+            Action(game=game, seq=first + i, seat=seat, move=m, standing=i in standing_seqs)
+            for i, (seat, m, _evs) in enumerate(applied)
         )
     except IntegrityError:
         # Only reachable if a writer bypassed lock_game; treat it like a race lost.
         raise StaleMove(_("The game has moved on since this page was shown."), first) from None
     seq = first + len(applied) - 1
     game.last_seq = seq
-    if seats is None:
-        seats = list(game.seats.select_related("user").order_by("position"))
     events.publish(events.MovesApplied(game=game, first_seq=first, moves=[(s, m) for s, m, _evs in applied]))
     fields = ["last_seq", "to_act", "deadline", "forced_due"]
     if engine.is_over(state):
@@ -191,3 +233,39 @@ def apply_move(
     after = Snapshot(state, recent[-replay.RECENT_EVENTS :])
     on_commit_cache_and_fan_out(game, engine, after, since=since, seats=seats)
     return MoveResult(game=game, seq=seq, events=all_events, snapshot=after, seats=seats)
+
+
+def game_standing_set(*, game_id: int, user: User, settings: dict[str, Any]) -> MoveResult | None:
+    """Set ``user``'s standing answers for this game (``Seat.standing``) and apply them at once.
+
+    If the seat owes a question the new answers settle, they are made now,
+    logged as standing answers, exactly as if the question came next.
+
+    Returns:
+        The moves made (a :class:`MoveResult`), or None when none was due.
+
+    Raises:
+        Game.DoesNotExist: no such game.
+        GameNotActive: the game is over or has not started.
+        NotYourMove: the user has no seat in it, or gave it up.
+    """
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if not game.is_active:
+            raise GameNotActive(_("This game is not in progress."))
+        seats = list(game.seats.select_related("user").order_by("position"))
+        seat = next((s for s in seats if s.user_id == user.pk), None)
+        if seat is None:
+            raise NotYourMove(_("You are not playing in this game."))
+        if seat.given_up:
+            raise NotYourMove(_("You no longer play this seat: a bot plays it to the end of the game."))
+        seat.standing = dict(settings)
+        seat.save(update_fields=["standing"])
+        since = timezone.now()
+        engine = engine_for(game)
+        snap = snapshot_at(game)
+        applied: list[Any] = []
+        marked = automatic_moves(engine, snap.state, seats, applied)
+        if not applied:
+            return None
+        return _record(game, engine, snap, applied, marked, seats, since)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from games.engine.undo import retracted_seqs
@@ -217,6 +218,7 @@ def game_log(
         depths = play_depths(events) if game.kind == "dominion" else [0] * len(events)
         out: list[LogEntry] = []
         above: tuple[int, dict[str, Any]] | None = None  # the line just drawn (the next event in time)
+        standing = _standing_seqs(game, events, after_seq)
         # Newest first, stopping at ``limit``: the snapshot keeps far more events than the page shows.
         for index in range(len(events) - 1, -1, -1):
             seq, event = events[index]
@@ -233,6 +235,9 @@ def game_log(
             # Card ids marked: the log links each card to its reference entry (games_tags.log_entries).
             text = describe(game.kind, shown, seat_names, mark_cards=True)
             above = None
+            if text and shown["kind"] in STANDING_KINDS and shown.get("player") in standing.get(seq, ()):
+                # The player chose this answer in advance (standing answers): say so.
+                text = format_html('{} <span class="standing-mark">({})</span>', text, _("standing answer"))
             if text:
                 seat = shown.get("player")
                 out.append(
@@ -256,6 +261,22 @@ def game_log(
         )
         for seq, seat, move in rows
     ]
+
+
+#: The events a standing answer itself makes (a reveal, a discard, a topdeck, a Library set-aside, a
+#: Chancellor's deck): only these lines are marked, not what the answer let others do next.
+STANDING_KINDS = frozenset({"reveal", "discard", "topdeck", "set_aside", "deck_to_discard"})
+
+
+def _standing_seqs(game: Game, events: list[tuple[int, Any]], after_seq: int | None) -> dict[int, set[int]]:
+    """seq -> the seats whose move at that seq was a standing answer, over the seqs of ``events``."""
+    if not events:
+        return {}
+    low = max(events[0][0], (after_seq or 0) + 1)
+    out: dict[int, set[int]] = {}
+    for seq, seat in game.actions.filter(standing=True, seq__gte=low).values_list("seq", "seat"):
+        out.setdefault(seq, set()).add(seat)
+    return out
 
 
 def describe_move(name: str, move: dict[str, Any]) -> str:
@@ -298,7 +319,9 @@ def game_record(game: Game) -> dict[str, Any]:
 
     Keys: ``kind``, ``engine_version``, ``options``, ``seed``, ``players``
     (per seat: ``seat``, ``name``, ``user``/``bot``, ``rank``, ``score``,
-    ``forfeited``), ``moves`` (``seq``, ``player``, and the move's keys),
+    ``forfeited``), ``moves`` (``seq``, ``player``, and the move's keys;
+    ``"standing": true`` on a move the site made from the player's standing
+    answers),
     ``retracted`` (the seqs of moves taken back, each with the seq of the
     undo entry that took it back: ``{"12": 14}``; an undo entry is a move
     ``{"act": "undo", "to": N}`` that returns to the position after move N),
@@ -310,7 +333,7 @@ def game_record(game: Game) -> dict[str, Any]:
     if not game.is_finished:
         raise GameNotActive(_("The record is available once the game has finished."))
     seats = list(game.seats.select_related("user").order_by("position"))
-    rows = list(game.actions.order_by("seq").values_list("seq", "seat", "move"))
+    rows = list(game.actions.order_by("seq").values_list("seq", "seat", "move", "standing"))
     return {
         "kind": game.kind,
         "engine_version": game.engine_version,
@@ -328,8 +351,11 @@ def game_record(game: Game) -> dict[str, Any]:
             }
             for s in seats
         ],
-        "moves": [{**move, "seq": seq, "player": seat} for seq, seat, move in rows],
-        "retracted": {str(k): v for k, v in retracted_seqs((seq, move) for seq, _seat, move in rows).items()},
+        "moves": [
+            {**move, "seq": seq, "player": seat, **({"standing": True} if standing else {})}
+            for seq, seat, move, standing in rows
+        ],
+        "retracted": {str(k): v for k, v in retracted_seqs((seq, move) for seq, _seat, move, _s in rows).items()},
         "started": game.started.isoformat() if game.started else None,
         "finished": game.finished.isoformat() if game.finished else None,
     }

@@ -45,12 +45,13 @@ from games.lifecycle import (
     game_leave,
     game_resign,
 )
-from games.moves import MAX_FORCED_MOVES, MoveResult, game_submit_move
+from games.moves import MAX_FORCED_MOVES, MoveResult, game_standing_set, game_submit_move
 from games.replay import RECENT_EVENTS, Snapshot, replay_states, snapshot_at, state_at
 from games.selectors import game_record
 from games.undo import game_undo, game_undo_answer, game_undo_ask, undo_context, undo_request_mark
 
 __all__ = [
+    "game_standing_set",
     "MAX_FORCED_MOVES",
     "OPEN_GAME_LIFETIME",
     "RECENT_EVENTS",

@@ -18,6 +18,7 @@ urlpatterns = [
     path("games/<int:game_id>/move", views.game_move, name="move"),
     path("games/<int:game_id>/undo", views.game_undo, name="undo"),
     path("games/<int:game_id>/undo/answer", views.game_undo_answer, name="undo_answer"),
+    path("games/<int:game_id>/standing", views.game_standing, name="standing"),
     path("games/<int:game_id>/poll", views.game_poll, name="poll"),
     path("games/<int:game_id>/chat", views.game_chat, name="chat"),
     path("games/<int:game_id>/record.json", views.game_record, name="record"),

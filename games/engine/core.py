@@ -369,3 +369,35 @@ class Engine(Protocol):
         ...
 
     def normalize_options(self, options: dict[str, Any], players: int, seed: int) -> dict[str, Any]: ...
+
+
+def automatic_move(engine: Any, state: Any, standing: dict[int, Any]) -> tuple[int, Move, bool] | None:
+    """The next move the site makes without asking anyone, or None.
+
+    Shared by the site's move path (``games.moves``) and ``bench/waits.py``,
+    so what is measured is what players get. First a move that needs no
+    thought (``engine.forced_move``); else, for each pending decision in
+    order, the standing answer of its seat (``engine.standing_move``, for
+    engines that have standing answers) when ``standing`` has settings for
+    that seat.
+
+    Args:
+        engine: the game's engine.
+        state: the state now (not changed here).
+        standing: seat -> that seat's standing-answer settings (JSON data).
+
+    Returns:
+        ``(seat, move, is_standing_answer)`` or None.
+    """
+    forced = engine.forced_move(state)
+    if forced is not None:
+        return forced[0], forced[1], False
+    answer = getattr(engine, "standing_move", None)
+    if answer is None or not standing:
+        return None
+    for d in engine.pending(state):
+        if d.player in standing:
+            move = answer(state, d.player, standing[d.player])
+            if move is not None:
+                return d.player, move, True
+    return None

@@ -364,10 +364,10 @@ Spec = tuple[str, int, dict[str, Any], list[str], int, int | None, str]
 
 
 def dominion_versions_corpus() -> list[Spec]:
-    """The Dominion games with events and every view: versions 1 and 2, 2-4 players,
+    """The Dominion games with events and every view: versions 1 to 3, 2-4 players,
     the three kingdoms, finished (two bot styles) and stopped mid-game."""
     out: list[Spec] = []
-    for version in (1, 2):
+    for version in (1, 2, 3):
         for k, kingdom in enumerate(DOMINION_KINGDOMS):
             for players in (2, 3, 4):
                 seed = 50_000 + 1000 * version + 100 * k + players

@@ -352,8 +352,15 @@ def decision_prompt(decision: dict[str, Any] | None, names: Any = None) -> str:
             "name": whose,
         }
     if kind == "reveal_moat":
+        if "yes" not in decision.get("options", ["yes"]):
+            # Asked though the hand has no Moat: nobody can tell from the waiting what it holds.
+            return _("%(attack)s attacks you. You have no Moat to reveal.") % {
+                "attack": _card_name(params.get("attack", ""))
+            }
         return _("Reveal Moat to be unaffected by %(attack)s?") % {"attack": _card_name(params.get("attack", ""))}
     if kind == "topdeck":
+        if not decision.get("options", ["?"]):
+            return _("Bureaucrat: you have no Victory card; your hand is revealed.")
         return _("Bureaucrat: put a Victory card from your hand on top of your deck.")
     if kind == "thief_trash":
         return _("Thief: choose which revealed Treasure is trashed.")

@@ -23,12 +23,13 @@ from games.views.access import (
     get_game_for_user,
 )
 from games.views.lobby import game_cancel, game_join, game_leave, game_new, game_resign, lobby
-from games.views.moves import MAX_MOVE_BYTES, MalformedMove, game_move, loads_plain_json, parse_move
+from games.views.moves import MAX_MOVE_BYTES, MalformedMove, game_move, game_standing, loads_plain_json, parse_move
 from games.views.page import game_chat, game_context, game_detail, game_poll
 from games.views.records import game_record, game_replay
 from games.views.undo import game_undo, game_undo_answer
 
 __all__ = [
+    "game_standing",
     "MAX_MOVE_BYTES",
     "AuthenticatedHttpRequest",
     "HtmxHttpRequest",

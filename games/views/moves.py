@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from games import selectors, services
 from games.domaine_board import unconfirmed_empty_play
 from games.i18n import refusal_text
+from games.standing import StandingForm
 from games.views.access import (
     AuthenticatedHttpRequest,
     HtmxHttpRequest,
@@ -168,3 +169,24 @@ def _refused(request: HtmxHttpRequest, game_id: int, message: str, status: int) 
     if request.htmx:
         return render_live(request, game_id, error=message, status=status)
     return render_page(request, game_id, error=message, status=status)
+
+
+@login_required_for_game_post
+@require_POST
+def game_standing(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
+    """Set the user's standing answers for this game (a Dominion player's seat), then back to the game.
+
+    A question the new answers settle is answered at once. Status codes: 302
+    (saved, or refused with a message), 400 (a setting that does not exist).
+    """
+    game = visible_game_light(request, game_id)  # 404 for games the user may not see
+    form = StandingForm(request.POST)
+    if game.kind != "dominion" or not form.is_valid():
+        return _refused(request, game_id, _("Those standing answers cannot be read."), HTTPStatus.BAD_REQUEST)
+    try:
+        services.game_standing_set(game_id=game_id, user=request.user, settings=form.cleaned_settings())
+    except (services.NotYourMove, services.GameNotActive, services.LockTimeout) as exc:
+        messages.error(request, busy_or(exc))
+    else:
+        messages.success(request, _("Your standing answers for this game were saved."))
+    return redirect("games:detail", game_id=game_id)

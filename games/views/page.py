@@ -23,6 +23,7 @@ from games.forms import ChatForm
 from games.lifecycle import game_freeze, seat_seen
 from games.models import ChatMessage, Game, Seat
 from games.replay import ReplayBroken, Snapshot, engine_for
+from games.standing import StandingForm
 from games.views.access import (
     AuthenticatedHttpRequest,
     HtmxHttpRequest,
@@ -109,6 +110,12 @@ def game_context(
         "can_leave": game.is_open and seat is not None and game.creator_id != user.pk,
         "can_cancel": game.is_open and user.is_authenticated and (game.creator_id == user.pk or user.is_staff),
         "can_resign": game.is_active and seat is not None and not seat.given_up,
+        # Dominion's standing answers for this seat in this game (drawn outside the polled region).
+        "standing_form": (
+            StandingForm(initial_settings=seat.standing)
+            if game.kind == "dominion" and game.is_active and seat is not None and not seat.given_up
+            else None
+        ),
         # Who else may take a seat at an invite-only game (the invitees themselves, the creator, staff see it).
         "invitees": (
             [i.user.shown_name for i in game.invitations.select_related("user").order_by("pk")]

@@ -80,4 +80,5 @@ def test_a_state_cached_before_versions_existed_reads_as_version_1():
 
 def test_the_dominion_state_remembers_its_version_too():
     assert get_engine("dominion", 1).new_game({"kingdom": "First Game"}, 2, 1).version == 1
-    assert get_engine("dominion").new_game({"kingdom": "First Game"}, 2, 1).version == 2
+    assert get_engine("dominion", 2).new_game({"kingdom": "First Game"}, 2, 1).version == 2
+    assert get_engine("dominion").new_game({"kingdom": "First Game"}, 2, 1).version == 3

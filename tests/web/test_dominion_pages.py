@@ -131,6 +131,8 @@ def test_a_pile_the_player_may_buy_is_one_tab_stop_its_buy_button_named_for_the_
 
 def test_a_militia_victim_answers_with_checkboxes(client, player, opponent):
     game = make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"})
+    # Militia "ask me" (the default standing answer would discard for the victim).
+    game.seats.update(standing={"moat": "reveal", "militia": "ask"})
     rng = random.Random(5)
     users = {s.position: s.user for s in game.seats.all()}
     # Let bots play until someone holds Militia at the start of their turn, then play it

@@ -20,6 +20,7 @@ from typing import Any
 
 from games.engine.dominion.cards import ACTIONS, COST, TREASURES, VICTORIES
 from games.engine.dominion.engine import PlayerView, choose_answers
+from games.engine.dominion.standing import DEFAULTS, standing_answer
 
 Move = dict[str, Any]
 
@@ -36,7 +37,8 @@ def random_bot(view: PlayerView, rng: Any) -> Move:
     d = view.decision
     if d is not None:
         if d.answer == "yes_no":
-            return {"act": "yes" if rng.randrange(2) else "no"}
+            yes = rng.randrange(2) and "yes" in d.options  # "no" only, for a hand without Moat
+            return {"act": "yes" if yes else "no"}
         if d.answer == "gain":
             return {"act": "gain", "card": d.options[rng.randrange(len(d.options))]}
         k = d.min + rng.randrange(d.max - d.min + 1)
@@ -158,9 +160,15 @@ def answer(view: PlayerView, rng: Any = None) -> Move:
     d = view.decision
     assert d is not None
     kind, options = d.kind, list(d.options)
+    if kind in ("reveal_moat", "discard", "topdeck", "library") and (kind != "discard" or d.source == "Militia"):
+        # The same code path as the site's default standing answers.
+        move = standing_answer(view.me, d, DEFAULTS, view.actions)
+        if move is not None:
+            return move
     if d.answer == "yes_no":
         if kind == "reveal_moat":
-            return {"act": "yes"}  # Moat costs nothing to reveal
+            # Moat costs nothing to reveal; a hand without one answers "no reaction".
+            return {"act": "yes" if "yes" in options else "no"}
         if kind == "chancellor":
             return {"act": "yes"}
         if kind == "library":
@@ -188,7 +196,7 @@ def answer(view: PlayerView, rng: Any = None) -> Move:
     if kind == "throne":
         return {"act": "choose", "cards": [max(options, key=lambda c: _KINGDOM_VALUE.get(c, 0))]}
     if kind == "topdeck":
-        return {"act": "choose", "cards": [min(options, key=lambda c: COST[c])]}
+        return {"act": "choose", "cards": [min(options, key=lambda c: COST[c])] if options else []}
     if kind == "thief_trash":
         return {"act": "choose", "cards": [max(options, key=lambda c: COST[c])]}
     if kind == "thief_gain":

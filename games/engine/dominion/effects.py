@@ -241,7 +241,10 @@ def _resolve(st: DominionState, p: int, card: str, pid: int) -> None:
     if st.record:
         _ev(st, "play", p, {"card": card})
     if card in ATTACKS:
-        _attack(st, p, card)
+        if st.version >= 3:
+            _attack_v3(st, p, card)
+        else:
+            _attack(st, p, card)
     else:
         _PLAY[card](st, p, pid)
 
@@ -501,6 +504,43 @@ def _attack(st: DominionState, p: int, card: str) -> None:
     _ask(st, decisions, ("window", p, card))
 
 
+def _reaction_question(st: DominionState, o: int, card: str) -> Decision:
+    """The Moat question for seat ``o``; a hand without Moat may only answer "no" (no reaction)."""
+    options = YES_NO if "Moat" in st.hands[o] else ["no"]
+    return Decision(
+        o,
+        "reveal_moat",
+        f"Reveal Moat to be unaffected by {card}?",
+        list(options),
+        1,
+        1,
+        "Moat",
+        {"attack": card},
+        True,
+        "yes_no",
+    )
+
+
+def _asked_reaction(st: DominionState, o: int) -> bool:
+    """Version 3: whether seat ``o`` is asked the Moat question: a Moat holder always; with
+    hidden reactions (``st.ask_all``) every victim whenever Moat is in the game."""
+    if "Moat" in st.hands[o]:
+        return True
+    return st.ask_all and "Moat" in st.supply
+
+
+def _attack_strict(st: DominionState, p: int, card: str) -> None:
+    """Version 3's attack in the rulebook order, the attacker waiting: Spy and Thief (the
+    attacker's own decisions depend on what each victim reveals), and a Witch when the
+    Curses may run out (who gets the last ones depends on every answer)."""
+    others = _others(st, p)
+    asked = [o for o in others if _asked_reaction(st, o)]
+    if not asked:
+        _ATTACK[card](st, p, others)
+        return
+    _ask(st, [_reaction_question(st, o, card) for o in asked], ("window", p, card))
+
+
 def _op_window(st: DominionState, answers: dict[int, Any], p: int, card: str) -> None:
     victims = []
     for o in _others(st, p):
@@ -674,6 +714,181 @@ def _witch(st: DominionState, p: int, victims: list[int]) -> None:
         _gain(st, v, "Curse")
 
 
+# ---------------------------------------------------------------------------
+# Version 3: the attacker does not wait for answers its turn does not need
+#
+# Why the attacker may go on. A victim's answer to Militia (which cards to
+# discard), to Bureaucrat (which Victory card to put on the deck) and to the
+# Moat question (reveal or not) consumes no randomness and touches only that
+# victim's hand, discard pile and top of deck; after a Witch it also decides
+# whether one Curse leaves the Curse pile for that victim. Everything the
+# attacker does next touches its own zones, the supply and the trash, so the
+# answer and the attacker's later effects commute: doing them in either order
+# leaves exactly the state the rulebook order leaves. The victims' answers
+# are kept in ``st.owed`` (one per seat at most) and the attacker goes on.
+#
+# Which later effects depend on which owed answers, and so wait
+# (``frame_waits``) until every owed answer is in:
+#
+# * a card that makes another seat draw (Council Room): the victim must
+#   discard from the hand it had when attacked, before drawing;
+# * any Attack while some other seat owes an answer: its Moat question reads
+#   the victim's hand, Militia and Bureaucrat read it too, Spy and Thief
+#   read the victim's deck, whose top an owed Bureaucrat answer may change
+#   and which may need the discard pile an owed Militia answer fills;
+# * the end of the game (the end-of-turn check when the game would end):
+#   the scores count every card, Curses still owed included;
+# * anything at all while the Curse pile's emptiness depends on owed Moat
+#   answers after a Witch (``st.reserved`` >= the Curses left): a buy or gain
+#   of a Curse and the three-pile ending read it.
+#
+# What never waits: the attacker's own draws, shuffles, plays, buys and
+# gains (other than the case above), its clean-up and the next player's turn
+# up to one of the effects above; a victim must answer before its own turn.
+# Spy and Thief keep the rulebook order (the attacker's own questions are
+# about what each victim reveals, so it must wait for the Moat answers), and
+# so does a Witch when some Curses but fewer than it has victims are left
+# (who gets the last Curses depends on every answer); with none left, its
+# victims' answers change nothing and nothing waits for them.
+
+#: Attacks whose victims answer while the attacker goes on.
+DEFERRED_ATTACKS = ("Militia", "Bureaucrat", "Witch")
+
+
+def owed_entry(st: DominionState, p: int) -> list[Any] | None:
+    """The ``[Decision, resume]`` seat ``p`` owes as an attack's victim (version 3), or None."""
+    for entry in st.owed:
+        if entry[0].player == p:
+            return entry
+    return None
+
+
+def curses_undecided(st: DominionState) -> bool:
+    """True while owed Moat answers decide whether the Curse pile is empty (see above)."""
+    return st.reserved > 0 and st.supply.get("Curse", 0) <= st.reserved
+
+
+def game_would_end(st: DominionState) -> bool:
+    """The end-of-turn check (§9) on the supply as it stands."""
+    supply = st.supply
+    return supply["Province"] == 0 or sum(1 for k in supply.values() if k == 0) >= 3
+
+
+def frame_waits(st: DominionState, frame: tuple[Any, ...]) -> bool:
+    """Whether the work ``frame`` must wait for owed answers (the list above)."""
+    if curses_undecided(st):
+        return True
+    if not st.owed:
+        return False
+    op = frame[0]
+    if op == "play":
+        return frame[2] in ATTACKS or frame[2] == "Council Room"
+    if op == "end_turn":
+        return game_would_end(st)
+    return False
+
+
+def paused(st: DominionState) -> bool:
+    """Version 3: the current turn waits for owed answers (nothing for its player to do)."""
+    if st.version < 3 or st.open:
+        return False
+    return curses_undecided(st) or bool(st.stack and frame_waits(st, st.stack[-1]))
+
+
+def _owe(st: DominionState, d: Decision, resume: tuple[Any, ...]) -> None:
+    """Ask victim ``d.player`` without making the attacker wait.
+
+    Without hidden reactions a choice with a single legal answer is made at
+    once (the notation's rule); with them it is asked like any other, so
+    that being asked tells nothing about the hand (standing answers make
+    it for players who want that).
+    """
+    if not st.ask_all and d.answer == "choose":
+        only = _single_answer(d.options, d.min, d.max)
+        if only is not None:
+            _OPS[resume[0]](st, {d.player: only}, *resume[1:])
+            return
+    st.owed.append([d, resume])
+
+
+def _attack_v3(st: DominionState, p: int, card: str) -> None:
+    others = _others(st, p)
+    curses = st.supply["Curse"] - st.reserved  # not promised to an earlier Witch's victims
+    if card not in DEFERRED_ATTACKS or (card == "Witch" and 0 < curses < len(others)):
+        _attack_strict(st, p, card)
+        return
+    # With no Curse left, a Witch's victims gain nothing whatever they answer.
+    reserve = card == "Witch" and curses > 0
+    # The attacker's own part first: it touches none of the victims' zones.
+    if card == "Militia":
+        st.coins += 2
+    elif card == "Bureaucrat":
+        _gain(st, p, "Silver", to="deck")
+    else:
+        _draw(st, p, 2)
+    for o in others:
+        if _asked_reaction(st, o):
+            if reserve:
+                st.reserved += 1  # enough Curses are left for every victim
+            _owe(st, _reaction_question(st, o, card), ("react", p, card, o, reserve))
+        else:
+            _VICTIM[card](st, p, o)
+
+
+def _op_react(st: DominionState, answers: dict[int, Any], p: int, card: str, o: int, reserved: bool) -> None:
+    if reserved:
+        st.reserved -= 1
+    if answers[o] == "yes":
+        if st.record:
+            _ev(st, "reveal", o, {"cards": ["Moat"], "reaction": card})
+        return
+    _VICTIM[card](st, p, o)
+
+
+def _victim_militia(st: DominionState, p: int, v: int) -> None:
+    hand = st.hands[v]
+    if len(hand) > 3:
+        k = len(hand) - 3
+        d = _choose(v, "discard", f"Discard {k} cards (down to 3).", list(hand), k, k, "Militia", out_of_turn=True)
+        _owe(st, d, ("v_militia", v))
+
+
+def _op_v_militia(st: DominionState, answers: dict[int, Any], v: int) -> None:
+    _discard_from_hand(st, v, answers[v])
+
+
+def _victim_bureaucrat(st: DominionState, p: int, v: int) -> None:
+    vic = [c for c in st.hands[v] if c in VICTORIES]  # Curse is not a Victory card
+    if vic:
+        prompt = "Put a Victory card from your hand onto your deck."
+    elif st.ask_all:
+        prompt = "You have no Victory card: reveal your hand."
+    else:
+        if st.record:
+            _ev(st, "reveal", v, {"cards": list(st.hands[v])})
+        return
+    k = 1 if vic else 0
+    _owe(st, _choose(v, "topdeck", prompt, vic, k, k, "Bureaucrat", out_of_turn=True), ("v_bureaucrat", v))
+
+
+def _op_v_bureaucrat(st: DominionState, answers: dict[int, Any], v: int) -> None:
+    if answers[v]:
+        card = answers[v][0]
+        st.hands[v].remove(card)
+        st.decks[v].append(card)
+        if st.record:
+            _ev(st, "topdeck", v, {"card": card})
+    elif st.record:
+        _ev(st, "reveal", v, {"cards": list(st.hands[v])})
+
+
+def _victim_witch(st: DominionState, p: int, v: int) -> None:
+    _gain(st, v, "Curse")
+
+
+_VICTIM = {"Militia": _victim_militia, "Bureaucrat": _victim_bureaucrat, "Witch": _victim_witch}
+
+
 _PLAY = {
     "Cellar": _cellar,
     "Chapel": _chapel,
@@ -724,6 +939,9 @@ _OPS = {
     "thief_trash": _op_thief_trash,
     "thief_gain": _op_thief_gain,
     "thief_take": _op_thief_take,
+    "react": _op_react,
+    "v_militia": _op_v_militia,
+    "v_bureaucrat": _op_v_bureaucrat,
 }
 
 
@@ -731,5 +949,7 @@ def _drain(st: DominionState) -> None:
     """Resolve stacked work until a decision is open or nothing is left."""
     stack = st.stack
     while stack and not st.open:
+        if st.version >= 3 and frame_waits(st, stack[-1]):
+            return  # version 3: this work waits for owed answers (see above)
         frame = stack.pop()
         _OPS[frame[0]](st, {}, *frame[1:])

@@ -13,6 +13,18 @@ version it was dealt under and the rules below read ``st.version``:
 * 2: ``play_treasures`` with no Treasure in hand is refused, as
   ``legal_moves`` always said (version 1 accepted it and moved to the Buy
   phase; a stored log may hold such a move, so version-1 games keep that).
+* 3: the attacker does not wait for its victims' answers (Moat, Militia,
+  Bureaucrat, Witch's Curses) until a later effect depends on them: see
+  "Version 3" in ``effects`` for which effects wait and why. The results
+  are those of the rulebook order (``tests/engine/dominion/test_deferral.py``
+  compares them on thousands of games), but more logs are legal (the
+  attacker's moves may come before a victim's answer), so it is a new
+  version. New games also take the option ``hidden_reactions`` (default
+  on): every victim is asked the Moat question, and every Bureaucrat victim
+  is asked, whatever the hand, so that whom the game waits on tells nothing
+  about a hand (see ``docs/rules-notes.md``); a question whose only answer is
+  known is then asked too. Standing answers (``standing``) answer them for
+  the players who want that.
 """
 
 from __future__ import annotations
@@ -32,8 +44,19 @@ from games.engine.core import (
     ranks_from_keys,
 )
 from games.engine.dominion.cards import ACTIONS, CARDS, COINS, COST, TREASURES
-from games.engine.dominion.effects import _OPS, _drain, _draw, _ev, _others, _put_in_play, _resolve
+from games.engine.dominion.effects import (
+    _OPS,
+    _drain,
+    _draw,
+    _ev,
+    _others,
+    _put_in_play,
+    _resolve,
+    owed_entry,
+    paused,
+)
 from games.engine.dominion.setup import check_players, new_state, resolve_kingdom, supply_sizes
+from games.engine.dominion.standing import standing_answer
 from games.engine.dominion.state import VERSION, VERSIONS, DominionState
 
 __all__ = [
@@ -173,16 +196,23 @@ def _validate(st: DominionState, p: Any, move: Any) -> tuple[str, Any]:
     if st.game_over:
         raise IllegalMove("The game is over.", "game_over")
     act = move["act"]
+    if st.version >= 3:
+        entry = owed_entry(st, p)
+        if entry is not None:
+            return "owed", (entry, _validate_answer(entry[0], act, move))
     if st.open:
         mine = next((d for d in st.open if d.player == p and p not in st.answers), None)
         if mine is None:
-            waiting = ", ".join(_who(st, d.player) for d in st.open if d.player not in st.answers)
+            waiting = ", ".join(_who(st, d.player) for d in _waiting_decisions(st))
             if any(d.player == p for d in st.open):
                 raise IllegalMove(f"You have answered already; waiting for {waiting}.", "answered")
             raise IllegalMove(f"It is not your decision: waiting for {waiting}.", "not_your_decision")
         return "answer", (mine, _validate_answer(mine, act, move))
     if p != st.current:
         raise IllegalMove(f"It is not your turn: it is {_who(st, st.current)}'s turn.", "not_your_turn")
+    if paused(st):
+        waiting = ", ".join(_who(st, d.player) for d in _waiting_decisions(st))
+        raise IllegalMove(f"Your turn goes on once {waiting} has answered.", "waiting")
     card = move.get("card")
     if act == "play":
         if not isinstance(card, str):
@@ -235,6 +265,8 @@ def _validate_answer(d: Decision, act: str, move: dict[str, Any]) -> Any:
     if d.answer == "yes_no":
         if act not in ("yes", "no"):
             raise IllegalMove(f"Answer yes or no: {d.prompt}", "wrong_answer")
+        if act not in d.options:  # version 3: a hand without Moat may only answer "no"
+            raise IllegalMove("You have no Moat to reveal.", "not_an_option")
         return act
     if d.answer == "gain":
         if act != "gain":
@@ -262,7 +294,26 @@ def _validate_answer(d: Decision, act: str, move: dict[str, Any]) -> Any:
     return list(cards)
 
 
+def _waiting_decisions(st: DominionState) -> list[Decision]:
+    """Open decisions not yet answered: the group in ``st.open``, then owed ones (version 3)."""
+    return [d for d in st.open if d.player not in st.answers] + [e[0] for e in st.owed]
+
+
+def _op_end_turn(st: DominionState, answers: dict[int, Any], p: int) -> None:
+    _end_turn(st, p)
+
+
+_OPS["end_turn"] = _op_end_turn
+
+
 def _apply(st: DominionState, p: int, kind: str, payload: Any) -> None:
+    if kind == "owed":
+        entry, answer = payload
+        st.owed.remove(entry)
+        resume = entry[1]
+        _OPS[resume[0]](st, {p: answer}, *resume[1:])
+        _drain(st)  # work that waited for this answer goes on
+        return
     if kind == "answer":
         d, answer = payload
         st.answers[p] = answer
@@ -277,7 +328,10 @@ def _apply(st: DominionState, p: int, kind: str, payload: Any) -> None:
     elif kind == "play_action":
         st.actions -= 1
         pid = _put_in_play(st, p, payload)
-        _resolve(st, p, payload, pid)
+        if st.version >= 3:
+            st.stack.append(("play", p, payload, pid))  # may wait for owed answers
+        else:
+            _resolve(st, p, payload, pid)
     elif kind == "play_treasure":
         _play_treasures(st, p, payload)
     elif kind == "play_treasures":
@@ -294,8 +348,11 @@ def _apply(st: DominionState, p: int, kind: str, payload: Any) -> None:
     elif kind == "end_actions":
         st.phase = "buy"
     elif kind == "end_turn":
-        _end_turn(st, p)
-        return
+        if st.version >= 3:
+            st.stack.append(("end_turn", p))  # the game's end waits for owed answers
+        else:
+            _end_turn(st, p)
+            return
     _drain(st)
 
 
@@ -369,6 +426,9 @@ def decision_moves(d: Decision) -> list[dict[str, Any]]:
 
 def open_decision(st: DominionState, p: int) -> Decision | None:
     """The decision seat ``p`` must answer now, if any (turn moves excluded)."""
+    entry = owed_entry(st, p)
+    if entry is not None:
+        return entry[0]
     for d in st.open:
         if d.player == p and p not in st.answers:
             return d
@@ -377,6 +437,25 @@ def open_decision(st: DominionState, p: int) -> Decision | None:
 
 # ---------------------------------------------------------------------------
 # Views (hidden information, §7 "Hidden information")
+
+
+def turn_open(st: DominionState) -> bool:
+    """Whether the current player may make a turn move now (no decision open, nothing owed by
+    that player, the turn not waiting for owed answers, the game not over)."""
+    if st.game_over or st.open:
+        return False
+    return not (st.version >= 3 and (paused(st) or owed_entry(st, st.current) is not None))
+
+
+def pending_decisions(st: DominionState) -> list[Decision]:
+    """Every decision the game waits on now, the turn included (see ``DominionEngine.pending``)."""
+    if st.game_over:
+        return []
+    out = [d for d in st.open if d.player not in st.answers]
+    if turn_open(st):
+        out.append(_turn_decision(st))
+    out.extend(e[0] for e in st.owed)
+    return out
 
 
 def _turn_decision(st: DominionState) -> Decision:
@@ -418,9 +497,12 @@ def view(st: DominionState, viewer: int | None, reveal_all: bool = False) -> dic
             seat["discard"] = list(disc)
             seat["owned"] = dict(sorted(Counter(st.owned(p)).items(), key=lambda kv: _card_order(kv[0])))
         seats.append(seat)
-    waiting = [d.player for d in st.open if d.player not in st.answers]
-    if not st.open and not over:
-        waiting = [st.current]
+    if st.version >= 3:
+        waiting = list(dict.fromkeys(d.player for d in pending_decisions(st)))
+    else:
+        waiting = [d.player for d in st.open if d.player not in st.answers]
+        if not st.open and not over:
+            waiting = [st.current]
     mine = open_decision(st, viewer) if viewer is not None else None
     res = result(st)
     out: dict[str, Any] = {
@@ -452,8 +534,10 @@ def view(st: DominionState, viewer: int | None, reveal_all: bool = False) -> dic
     }
     if mine is not None:
         out["legal"] = decision_moves(mine) if mine.answer != "choose" else []
-    elif viewer == st.current and not st.open and not over:
+    elif viewer == st.current and turn_open(st):
         out["legal"] = turn_moves(st)
+    if st.version >= 3:
+        out["paused"] = paused(st)  # the turn waits for owed answers
     return out
 
 
@@ -489,7 +573,7 @@ class PlayerView:
     @property
     def my_turn(self) -> bool:
         st = self._st
-        return st.current == self.me and not st.open and not st.game_over
+        return st.current == self.me and turn_open(st)
 
     @property
     def phase(self) -> str:
@@ -559,7 +643,8 @@ class PlayerView:
 class DominionEngine(VersionedEngine):
     """Dominion behind the shared ``games.engine.core.Engine`` interface.
 
-    Options: ``{"kingdom": [10 names] | "<recommended set>" | "random"}``.
+    Options: ``{"kingdom": [10 names] | "<recommended set>" | "random"}``; from version 3
+    also ``"hidden_reactions": true | false`` (default true; see the module docstring).
     """
 
     kind = "dominion"
@@ -591,17 +676,24 @@ class DominionEngine(VersionedEngine):
         check_players(players)
         out = dict(options)
         out["kingdom"] = resolve_kingdom(options.get("kingdom", "random"), seed)
+        if "hidden_reactions" in out and not isinstance(out["hidden_reactions"], bool):
+            raise InvalidOptions("hidden_reactions must be true or false.")
         return out
 
     def new_game(self, options: dict[str, Any], players: int, seed: int) -> DominionState:
         """Return the starting state; raise ``InvalidOptions`` for options outside the rules."""
         opts = self.normalize_options(options, players, seed)
-        return new_state(players, opts["kingdom"], seed, self.version)
+        st = new_state(players, opts["kingdom"], seed, self.version)
+        if self.version >= 3:
+            st.ask_all = bool(opts.get("hidden_reactions", True))
+        return st
 
     def pending(self, st: DominionState) -> list[Decision]:
         """Open decisions, or a single ``turn`` decision for the current player."""
         if st.game_over:
             return []
+        if st.version >= 3:
+            return pending_decisions(st)
         if st.open:
             return [d for d in st.open if d.player not in st.answers]
         return [_turn_decision(st)]
@@ -613,7 +705,7 @@ class DominionEngine(VersionedEngine):
         d = open_decision(st, player)
         if d is not None:
             return decision_moves(d)
-        if st.open or player != st.current:
+        if player != st.current or not turn_open(st):
             return []
         return turn_moves(st)
 
@@ -625,11 +717,29 @@ class DominionEngine(VersionedEngine):
         Decisions with a single answer never get here (the engine resolves
         them without asking); yes/no questions always have two.
         """
+        if st.version >= 3:
+            # Only the turn's own End turn: an owed answer is never made for a
+            # player (a "no" with no Moat must look like any other answer).
+            if not turn_open(st):
+                return None
+            moves = turn_moves(st)
+            return (st.current, moves[0]) if len(moves) == 1 else None
         pend = self.pending(st)
         if len(pend) != 1:
             return None
         moves = self.legal_moves(st, pend[0].player)
         return (pend[0].player, moves[0]) if len(moves) == 1 else None
+
+    def standing_move(self, st: DominionState, player: int, settings: Any) -> dict[str, Any] | None:
+        """The move ``player``'s standing answers make for its open decision, or None (ask the player).
+
+        See ``standing`` for the settings and their rules; ``settings`` may be
+        any JSON (unknown or bad entries take the defaults).
+        """
+        d = open_decision(st, player)
+        if d is None or st.game_over:
+            return None
+        return standing_answer(player, d, settings, st.actions)
 
     def check(self, st: DominionState, player: int, move: dict[str, Any]) -> None:
         """Raise ``IllegalMove`` with the reason if ``move`` is not legal now; change nothing."""

@@ -33,8 +33,9 @@ def play_out(
     invariant checks). Returns ``st``.
     """
     apply = ENGINE.apply
+    pending = ENGINE.pending
     while not st.game_over and sum(st.turns) < max_turns:
-        p = next(d.player for d in st.open if d.player not in st.answers) if st.open else st.current
+        p = pending(st)[0].player  # the group in play first, then the turn, then owed answers
         move = bots[p](PlayerView(st, p), rng)
         apply(st, p, move)
         if on_move is not None:

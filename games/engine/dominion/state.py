@@ -14,9 +14,9 @@ from games.engine.core import Decision, Event, Rng
 
 #: The rules version new games are dealt under; what each version changed
 #: is listed in ``engine``'s docstring.
-VERSION = 2
+VERSION = 3
 #: Every version this code replays and plays, oldest first.
-VERSIONS: tuple[int, ...] = (1, 2)
+VERSIONS: tuple[int, ...] = (1, 2, 3)
 
 
 @dataclass(slots=True)
@@ -51,6 +51,16 @@ class DominionState:
         start_counts: name -> copies at the start (card conservation).
         version: the engine version (rules) the game started with; see
             ``engine.VERSIONS`` for what each changed.
+        owed: version 3: answers owed by an attack's victims that the
+            attacker does not wait for (``deferral``), each
+            ``[Decision, resume]``, at most one per seat.
+        reserved: version 3: Curses a Witch will give to victims whose Moat
+            answer is still owed (they stay in the pile until then).
+        ask_all: version 3 option "hidden reactions": every victim of an
+            attack is asked the Moat question and every Bureaucrat victim is
+            asked, whatever the hand holds, so whom the game waits on tells
+            nothing about a hand (off: only Moat holders are asked, as the
+            notation says).
     """
 
     n: int
@@ -83,6 +93,9 @@ class DominionState:
     moves: int = 0
     start_counts: dict[str, int] = field(default_factory=dict)
     version: int = 1
+    owed: list[list[Any]] = field(default_factory=list)
+    reserved: int = 0
+    ask_all: bool = False
 
     def __setstate__(self, st: Any) -> None:
         """Unpickle, also a state pickled before states had a ``version``
@@ -92,6 +105,9 @@ class DominionState:
             object.__setattr__(self, name, value)
         if "version" not in slots:
             self.version = 1
+        for name, empty in (("owed", list), ("reserved", int), ("ask_all", bool)):
+            if name not in slots:  # pickled before version 3 existed
+                object.__setattr__(self, name, empty())
 
     def owned(self, p: int) -> list[str]:
         """Return every card seat ``p`` owns (all its zones), unordered."""

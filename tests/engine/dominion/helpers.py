@@ -24,7 +24,9 @@ KINGDOM = [
 
 
 def position(*seats: dict[str, list[str]], kingdom: list[str] | None = None, **turn: Any) -> DominionState:
-    """Build a position: one dict of zones per seat (deck top first), then turn keys."""
+    """Build a position: one dict of zones per seat (deck top first), then turn keys
+    (``version=N``: under rules version N; default the current one)."""
+    version = turn.pop("version", None)
     setup: dict[str, Any] = {
         "players": len(seats),
         "kingdom": kingdom or KINGDOM,
@@ -34,7 +36,7 @@ def position(*seats: dict[str, list[str]], kingdom: list[str] | None = None, **t
     }
     if "supply" in turn:
         setup["supply"] = turn.pop("supply")
-    return build(setup)
+    return build(setup, version)
 
 
 def play(st: DominionState, player: int, **move: Any) -> DominionState:

@@ -50,7 +50,7 @@ def test_random_games_end_and_conserve_every_card(players):
 def test_replaying_the_log_from_the_seed_gives_an_equal_state(players):
     for seed in range(15):
         st, moves = recorded_random_game(players, 1000 + seed, check_every_move=False)
-        again = ENGINE.new_game({"kingdom": st.kingdom}, players, 1000 + seed)
+        again = ENGINE.new_game({"kingdom": st.kingdom, "hidden_reactions": st.ask_all}, players, 1000 + seed)
         for p, m in moves:
             ENGINE.apply(again, p, m)
         assert pickle.dumps(again) == pickle.dumps(st)

@@ -313,7 +313,8 @@ def test_militia_victims_at_three_cards_are_not_asked():
 
 
 def test_militia_victims_answer_in_any_order_and_the_turn_waits_for_all():
-    st = position({"hand": ["Militia", C]}, {"hand": [C, E, S, G, E]}, {"hand": [C, E, S, G, E]})
+    # Version 2, the rulebook order: version 3 lets the attacker go on (test_deferral.py).
+    st = position({"hand": ["Militia", C]}, {"hand": [C, E, S, G, E]}, {"hand": [C, E, S, G, E]}, version=2)
     play(st, 0, act="play", card="Militia")
     assert sorted(asked(st)) == [(1, "discard"), (2, "discard")]
     play(st, 2, act="choose", cards=[E, E])
@@ -531,13 +532,15 @@ def test_adventurer_keeps_treasures_and_discards_the_rest():
 
 
 def test_moat_is_asked_only_of_players_holding_one_and_never_of_the_attacker():
-    st = position({"hand": ["Militia", "Moat"]}, {"hand": [C, C, C, C, E]}, {"hand": ["Moat", C, C, C, E]})
+    # Version 2, the rulebook order: version 3 lets the attacker go on (test_deferral.py).
+    st = position({"hand": ["Militia", "Moat"]}, {"hand": [C, C, C, C, E]}, {"hand": ["Moat", C, C, C, E]}, version=2)
     play(st, 0, act="play", card="Militia")
     assert asked(st) == [(2, "reveal_moat")]
 
 
 def test_moat_holders_answer_before_the_attack_resolves_and_a_revealed_moat_stays_in_hand():
-    st = position({"hand": ["Witch"], "deck": [S, S]}, {"hand": ["Moat", C]}, {"hand": ["Moat", C]})
+    # Version 2, the rulebook order: version 3 lets the attacker go on (test_deferral.py).
+    st = position({"hand": ["Witch"], "deck": [S, S]}, {"hand": ["Moat", C]}, {"hand": ["Moat", C]}, version=2)
     play(st, 0, act="play", card="Witch")
     assert st.hands[0] == []  # Witch has not drawn yet
     play(st, 2, act="no")
@@ -641,7 +644,8 @@ def test_a_players_view_hides_other_hands_every_deck_order_and_the_seed():
 
 
 def test_a_players_view_shows_only_their_own_decision():
-    st = position({"hand": ["Militia"]}, {"hand": [C, C, S, E, E]}, {"hand": [C, C, S, E, G]})
+    # Version 2, the rulebook order: version 3 lets the attacker go on (test_deferral.py).
+    st = position({"hand": ["Militia"]}, {"hand": [C, C, S, E, E]}, {"hand": [C, C, S, E, G]}, version=2)
     play(st, 0, act="play", card="Militia")
     assert ENGINE.view(st, 1)["decision"]["player"] == 1
     assert ENGINE.view(st, 2)["decision"]["player"] == 2

@@ -126,5 +126,5 @@ def test_every_vector_conserves_cards_and_leaves_nothing_set_aside_between_decis
     for move in scenario["moves"]:
         runner.apply(st, move["player"], {key: v for key, v in move.items() if key != "player"})
         assert st.card_counts() == st.start_counts
-        if not st.open:
+        if not st.open and not st.owed:  # version 3: work may wait on the stack for owed answers
             assert not st.stack and not any(st.asides)
