@@ -58,7 +58,8 @@ def test_sign_up_see_the_start_and_play(browser, live_server, tmp_path):
         page.wait_for_selector("text=Your move.", timeout=15000)
     assert "Your move." in page.inner_text("#game-status")
     page.get_by_role("button", name="add 2", exact=True).click()
-    page.wait_for_selector("#game-log li")
+    # Not just any log line: the other's first move may already be there.
+    page.wait_for_selector("#game-log li:has-text('add (n=2')")
     game.refresh_from_db()
     assert game.actions.filter(seat=game.seats.get(user=me).position).exists()
     page.close()
