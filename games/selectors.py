@@ -31,7 +31,7 @@ FINISHED_LIMIT = 10
 
 #: What a list row reads of a seat's player (``Seat.name``, the profile link); the rest
 #: of the user row (password hash, email, settings) stays in the database.
-ROW_USER_FIELDS = ("user__id", "user__username", "user__display_name", "user__deleted")
+ROW_USER_FIELDS = ("user__id", "user__username", "user__display_name", "user__deleted", "user__bot_account")
 
 
 def row_seats() -> Prefetch:

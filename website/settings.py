@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "correspondence",
     "ratings",
     "ops",
+    "api",
     # Last: its admin extends the games' and accounts' admin classes.
     "moderation",
 ]
@@ -382,6 +383,21 @@ HERALD_RATE_LIMITS_FAIL_OPEN = {"account_login", "games:move"}
 HERALD_HEARTBEAT_EVERY = 30
 HERALD_HEARTBEAT_MAX_AGE = envint("HERALD_HEARTBEAT_MAX_AGE", 180)
 HERALD_HEALTH_BROKER_TIMEOUT = 2
+
+#: Whether rated games may pair a bot account (``accounts.User.bot_account``, the API) with a person.
+HERALD_RATE_BOT_ACCOUNTS = envbool("HERALD_RATE_BOT_ACCOUNTS", False)
+#: The public API (``api``): requests per token's user, by kind (GET = read, else write), in
+#: django-ratelimit's terms; bot accounts have limits of their own. Counted in the default cache.
+HERALD_API_RATE_LIMITS = {
+    "read": envstr("API_RATE_LIMIT_READ", "120/m"),
+    "write": envstr("API_RATE_LIMIT_WRITE", "60/m"),
+}
+HERALD_API_BOT_RATE_LIMITS = {
+    "read": envstr("API_BOT_RATE_LIMIT_READ", "600/m"),
+    "write": envstr("API_BOT_RATE_LIMIT_WRITE", "240/m"),
+}
+#: The event stream's long poll waits at most this many seconds (below gunicorn's 30 s timeout).
+HERALD_API_EVENTS_MAX_WAIT = envint("HERALD_API_EVENTS_MAX_WAIT", 25)
 
 #: Chat: at most this many messages per user in CHAT_RATE_WINDOW seconds.
 CHAT_RATE_LIMIT = envint("CHAT_RATE_LIMIT", 5)

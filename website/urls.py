@@ -13,6 +13,7 @@ urlpatterns = [
     path("", include("correspondence.urls")),
     path("", include("ops.urls")),
     path("", include("moderation.urls")),
+    path("", include("api.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]
