@@ -81,12 +81,16 @@ class GameStateOut(Schema):
     )
 
 
+#: The time controls the site offers, in seconds (``games.services.TIME_CONTROLS``).
+TimeControl = Literal[3600, 14400, 43200, 86400, 172800, 259200, 432000, 604800, 1209600]
+
+
 class CreateGameIn(Schema):
     """A new game; the caller takes the first seat."""
 
     kind: Literal["dominion", "domaine"]
     players: int = Field(2, ge=2, le=4)
-    time_per_move: int = Field(86400, description="Seconds per decision: one of the site's time controls.")
+    time_per_move: TimeControl = Field(86400, description="Seconds per decision: one of the site's time controls.")
     rated: bool = False
     private: bool = False
     invited: list[str] = Field(default_factory=list, max_length=10, description="Usernames invited (private games).")

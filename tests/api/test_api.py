@@ -183,7 +183,7 @@ def test_create_join_and_play_through_the_api(player: Any, opponent: Any) -> Non
 
 def test_bad_options_are_422(player: Any) -> None:
     client = api_client(player)
-    _problem(client.post("/games", {"kind": "dominion", "time_per_move": 7}), 422, "invalid_options")
+    _problem(client.post("/games", {"kind": "dominion", "time_per_move": 7}), 400, "invalid_request")
     _problem(client.post("/games", {"kind": "dominion", "kingdom": "Nope"}), 422, "invalid_options")
     _problem(client.post("/games", {"kind": "dominion", "bots": ["nobody"]}), 422, "invalid_options")
     _problem(client.post("/games", {"kind": "chess"}), 400, "invalid_request")
@@ -241,3 +241,11 @@ def test_bot_accounts_have_limits_of_their_own(settings: Any) -> None:
     bot = user_make_bot(user=UserFactory(username="robo"))
     client = api_client(bot)
     assert [client.get("/me").status_code for _ in range(6)] == [200] * 5 + [429]
+
+
+def test_the_schemas_time_controls_are_the_sites() -> None:
+    from typing import get_args
+
+    from api.schemas import TimeControl
+
+    assert list(get_args(TimeControl)) == [int(d.total_seconds()) for d in services.TIME_CONTROLS]
