@@ -13,6 +13,7 @@ from datetime import timedelta
 from http import HTTPStatus
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -268,19 +269,22 @@ def events(
 ) -> Any:
     """What happened in the caller's games since ``after``: a bounded long poll, resumable with the cursor.
 
-    Answers at once when there are events, else after ``wait`` seconds with
-    none; either way ``cursor`` is what to send as ``after`` next. Events
-    are kept 14 days.
+    Answers at once when there are events, else after ``wait`` seconds (at
+    most the server's limit, which is 0 on servers whose workers cannot
+    spare a thread) with none; either way ``cursor`` is what to send as
+    ``after`` next, and ``poll_after`` how long to pause first when nothing
+    came. Events are kept 14 days.
     """
     user = _user(request)
+    poll_after = 0 if settings.HERALD_API_EVENTS_MAX_WAIT else settings.HERALD_API_EVENTS_POLL_AFTER
     if after is None:
-        return {"events": [], "cursor": stream.latest_id(user)}
+        return {"events": [], "cursor": stream.latest_id(user), "poll_after": poll_after}
     rows = stream.read(user, after=after, wait=wait)
     out = [
         {"id": r.pk, "kind": r.kind, "game": r.game_id, "seq": r.seq, "data": r.data, "created": r.created}
         for r in rows
     ]
-    return {"events": out, "cursor": rows[-1].pk if rows else after}
+    return {"events": out, "cursor": rows[-1].pk if rows else after, "poll_after": 0 if rows else poll_after}
 
 
 @router.get("/players/{username}", response=_errors((200, ProfileOut)), auth=READ, tags=["players"])

@@ -141,6 +141,9 @@ class EventsOut(Schema):
 
     events: list[StreamEventOut]
     cursor: int = Field(description="The id to send as ?after= next time.")
+    poll_after: float = Field(
+        description="With no events: seconds to wait before asking again (0 when the server itself waited)."
+    )
 
 
 class StandingOut(Schema):

@@ -201,11 +201,10 @@ def run(api: Herald, games: list[int] | None, rng: random.Random, log: Any) -> N
                 print(f"game {game_id}: over ({state['game']['status']})", file=log)
         if pending is not None and not pending:
             return
-        asked = time.monotonic()
         page = api.get("/events", after=cursor, wait=WAIT)
         cursor = page["cursor"]
-        if not page["events"] and time.monotonic() - asked < 1:
-            time.sleep(0.25)  # a server that does not wait: poll gently
+        if not page["events"]:
+            time.sleep(page["poll_after"])  # a server that does not hold polls open says how long to pause
         touched = list(dict.fromkeys(e["game"] for e in page["events"]))
         todo = [g for g in touched if pending is None or g in pending]
         if pending is not None and not page["events"]:

@@ -396,8 +396,11 @@ HERALD_API_BOT_RATE_LIMITS = {
     "read": envstr("API_BOT_RATE_LIMIT_READ", "600/m"),
     "write": envstr("API_BOT_RATE_LIMIT_WRITE", "240/m"),
 }
-#: The event stream's long poll waits at most this many seconds (below gunicorn's 30 s timeout).
-HERALD_API_EVENTS_MAX_WAIT = envint("HERALD_API_EVENTS_MAX_WAIT", 25)
+#: The event stream's long poll waits at most this many seconds (below gunicorn's 30 s timeout). A waiting
+#: poll holds a worker thread, so with sync workers (WEB_THREADS 1, gunicorn.conf.py) it does not wait at all
+#: and tells clients to come back in HERALD_API_EVENTS_POLL_AFTER seconds (bench/api_longpoll.py, docs/api.md).
+HERALD_API_EVENTS_MAX_WAIT = envint("HERALD_API_EVENTS_MAX_WAIT", 25 if envint("WEB_THREADS", 1) > 1 else 0)
+HERALD_API_EVENTS_POLL_AFTER = envint("HERALD_API_EVENTS_POLL_AFTER", 5)
 
 #: Chat: at most this many messages per user in CHAT_RATE_WINDOW seconds.
 CHAT_RATE_LIMIT = envint("CHAT_RATE_LIMIT", 5)

@@ -81,6 +81,7 @@ def one_request_at_a_time(monkeypatch: pytest.MonkeyPatch, settings: Any) -> Non
 
     monkeypatch.setattr(ThreadedWSGIServer, "process_request_thread", serialised)
     settings.HERALD_API_EVENTS_MAX_WAIT = 0
+    settings.HERALD_API_EVENTS_POLL_AFTER = 0.1
 
 
 @pytest.mark.usefixtures("one_request_at_a_time")

@@ -102,8 +102,9 @@ def test_rated_games_do_not_pair_bot_accounts_with_people(player: Any, settings:
 
 
 def test_the_long_poll_answers_when_something_happens(
-    game: Game, player: Any, opponent: Any, monkeypatch: pytest.MonkeyPatch
+    game: Game, player: Any, opponent: Any, monkeypatch: pytest.MonkeyPatch, settings: Any
 ) -> None:
+    settings.HERALD_API_EVENTS_MAX_WAIT = 25
     api_client(player)
     api_client(opponent)
     waiting = game.seats.exclude(position__in=game.to_act).get().user
@@ -121,3 +122,16 @@ def test_the_long_poll_answers_when_something_happens(
     monkeypatch.setattr(stream.time, "sleep", nap)
     rows = read(waiting, after=0, wait=20)
     assert [r.kind for r in rows][:1] == ["move"] and len(naps) == 2
+
+
+def test_servers_that_cannot_wait_say_when_to_poll_again(game: Game, player: Any, settings: Any) -> None:
+    settings.HERALD_API_EVENTS_MAX_WAIT = 0
+    settings.HERALD_API_EVENTS_POLL_AFTER = 5
+    client = api_client(player)
+    cursor = client.get("/events").json()["cursor"]
+    started = time.monotonic()
+    page = client.get("/events", after=cursor, wait=25).json()
+    assert time.monotonic() - started < 2
+    assert page["events"] == [] and page["poll_after"] == 5
+    settings.HERALD_API_EVENTS_MAX_WAIT = 25
+    assert client.get("/events", after=cursor, wait=0).json()["poll_after"] == 0
