@@ -22,6 +22,8 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from games import services
 
 CONTENT_TYPE = "application/problem+json"
+#: Every API answer is about its token's user: no shared cache keeps it, nor the client's disk.
+NO_STORE = "private, no-store"
 #: The error statuses every operation may answer (documented on each of them).
 ERROR_STATUSES = (400, 401, 403, 404, 409, 422, 429)
 
@@ -65,6 +67,7 @@ def problem_response(problem: Problem) -> HttpResponse:
         **problem.extra,
     }
     response = HttpResponse(json.dumps(body, ensure_ascii=False), status=problem.status, content_type=CONTENT_TYPE)
+    response["Cache-Control"] = NO_STORE
     for name, value in problem.headers.items():
         response[name] = value
     return response

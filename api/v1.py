@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI
 
 from api import problems
@@ -16,7 +17,13 @@ from api.endpoints import router
 
 
 class HeraldAPI(NinjaAPI):
-    """NinjaAPI whose schema documents errors as problem details."""
+    """NinjaAPI whose schema documents errors as problem details, and whose answers no cache keeps."""
+
+    def create_response(self, request: HttpRequest, data: Any, *args: Any, **kwargs: Any) -> HttpResponse:
+        """Ninja's response, marked ``private, no-store``: it is about the token's user."""
+        response = super().create_response(request, data, *args, **kwargs)
+        response["Cache-Control"] = problems.NO_STORE
+        return response
 
     def get_openapi_schema(self, *args: Any, **kwargs: Any) -> Any:
         """The generated schema, with every 4xx response's body as ``application/problem+json``."""

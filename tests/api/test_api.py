@@ -22,6 +22,7 @@ pytestmark = pytest.mark.django_db
 def _problem(response: Any, status: int, code: str) -> dict[str, Any]:
     assert response.status_code == status, response.content
     assert response["Content-Type"] == "application/problem+json"
+    assert response["Cache-Control"] == "private, no-store"
     body = response.json()
     assert body["status"] == status and body["code"] == code and body["detail"]
     return body
@@ -34,7 +35,7 @@ def test_a_token_is_stored_hashed_and_works_until_revoked(player: Any) -> None:
     assert raw not in str(list(ApiToken.objects.values()))
     client = ApiClient(raw)
     me = client.get("/me")
-    assert me.status_code == 200
+    assert me.status_code == 200 and me["Cache-Control"] == "private, no-store"
     assert me.json()["username"] == "player" and me.json()["scopes"] == ["read"]
     assert token_revoke(user=player, token_id=token.pk)
     _problem(client.get("/me"), 401, "unauthorized")
