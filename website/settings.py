@@ -70,6 +70,8 @@ INSTALLED_APPS = [
     "correspondence",
     "ratings",
     "ops",
+    # django-ninja: its browsable docs (/api/v1/docs) then use its own static files, not a CDN (CSP, offline).
+    "ninja",
     "api",
     # Last: its admin extends the games' and accounts' admin classes.
     "moderation",

@@ -250,3 +250,14 @@ def test_the_schemas_time_controls_are_the_sites() -> None:
     from api.schemas import TimeControl
 
     assert list(get_args(TimeControl)) == [int(d.total_seconds()) for d in services.TIME_CONTROLS]
+
+
+def test_the_schema_and_the_browsable_docs_are_served() -> None:
+    from django.test import Client
+
+    schema = Client().get("/api/v1/openapi.json")
+    assert schema.status_code == 200 and schema.json()["openapi"].startswith("3.")
+    assert "/api/v1/games/{game_id}/moves" in schema.json()["paths"]
+    docs = Client().get("/api/v1/docs")
+    assert docs.status_code == 200
+    assert b"/static/ninja/swagger-ui-bundle.js" in docs.content and b"cdn" not in docs.content
