@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 PAGE = 100
 #: How often a waiting read looks again (seconds).
 POLL_EVERY = 1.0
-#: Rows older than this are pruned (by ``prune``, run from the sweep-like task or by hand).
+#: Rows older than this are pruned (``prune``, daily from Celery beat: ``api.tasks.prune_stream``).
 KEEP_DAYS = 14
 
 
@@ -61,8 +61,12 @@ def _readers(game: Game, only: Iterable[int] | None = None) -> list[int]:
     return sorted(ids if only is None else ids & set(only))
 
 
-def forget_readers(event: events.ChangesCommitted) -> None:
-    """After a change is committed, forget ``_readers``' answer: the next change asks the database again."""
+def forget_readers(event: events.ChangesCommitted | None = None) -> None:
+    """Forget ``_readers``' answer, so the next change asks the database again.
+
+    Called after each change is committed (``ChangesCommitted``), and when
+    a token is made or revoked in this thread.
+    """
     _last.key = None
 
 

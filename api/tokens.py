@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from api.models import SCOPES, ApiToken
+from api.stream import forget_readers
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -58,6 +59,7 @@ def token_create(*, user: User, name: str, scopes: Iterable[str]) -> tuple[ApiTo
         token = ApiToken.objects.create(
             user=user, name=name, scopes=wanted, prefix=raw[: len(TOKEN_PREFIX) + 6], digest=digest_of(raw)
         )
+    forget_readers()
     return token, raw
 
 

@@ -216,6 +216,8 @@ CELERY_BEAT_SCHEDULE = {
     "digests": {"task": "correspondence.tasks.send_digests", "schedule": crontab(hour=7, minute=0)},
     # Banned players' seats in running games forfeit.
     "moderation-forfeits": {"task": "moderation.tasks.forfeit_banned_seats", "schedule": 60.0},
+    # The API's event stream keeps 14 days (api.stream.KEEP_DAYS).
+    "api-prune-stream": {"task": "api.tasks.prune_stream", "schedule": crontab(hour=3, minute=30)},
 }
 #: Without a broker there is no beat: run the sweep from lobby and game page
 #: requests instead (at most every 30 s), so a bare machine still times out games.

@@ -135,3 +135,16 @@ def test_servers_that_cannot_wait_say_when_to_poll_again(game: Game, player: Any
     assert page["events"] == [] and page["poll_after"] == 5
     settings.HERALD_API_EVENTS_MAX_WAIT = 25
     assert client.get("/events", after=cursor, wait=0).json()["poll_after"] == 0
+
+
+def test_old_stream_rows_are_pruned(game: Game, player: Any) -> None:
+    from api.models import StreamEvent
+    from api.tasks import prune_stream
+
+    api_client(player)
+    services.chat_post(game_id=game.pk, user=player, text="hello")
+    assert StreamEvent.objects.count() == 1
+    StreamEvent.objects.update(created=game.created - timedelta(days=stream.KEEP_DAYS + 1))
+    services.chat_post(game_id=game.pk, user=player, text="again")
+    assert prune_stream() == 1
+    assert StreamEvent.objects.count() == 1
