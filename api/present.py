@@ -84,9 +84,9 @@ def game_out(game: Game, user: User) -> dict[str, Any]:
 
 def state_out(game: Game, user: User, *, snap: Snapshot | None = None) -> dict[str, Any]:
     """A game as ``GameStateOut`` for ``user``: the engine's view for their seat, as the game page draws it."""
-    summary = game_out(game, user)
     seat = selectors.seat_for(game, user)
-    shown = seat_view(game, seat, snap=snap, with_legal=True)
+    shown = seat_view(game, seat, snap=snap, with_legal=True)  # may freeze a game whose log no longer replays
+    summary = game_out(game, user)
     view = shown.view
     decision = None
     if view is not None and summary["my_move"]:
@@ -94,9 +94,4 @@ def state_out(game: Game, user: User, *, snap: Snapshot | None = None) -> dict[s
             decision = view["decision"]
         else:  # Domaine lists the open decisions, each already filtered for this viewer
             decision = next((d for d in view.get("pending", []) if d.get("player") == summary["my_seat"]), None)
-    return {
-        "game": game_out(game, user) if game.status != summary["status"] else summary,
-        "view": view,
-        "decision": decision,
-        "legal": shown.legal if summary["my_move"] else [],
-    }
+    return {"game": summary, "view": view, "decision": decision, "legal": shown.legal if summary["my_move"] else []}

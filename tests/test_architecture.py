@@ -19,7 +19,7 @@ from pathlib import Path
 import grimp
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("games", "accounts", "correspondence", "moderation", "ratings", "ops", "website")
+PACKAGES = ("games", "accounts", "correspondence", "moderation", "ratings", "ops", "website", "api")
 MAX_LOCAL_IMPORTS = 9
 MAX_LINES = 500
 

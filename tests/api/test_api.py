@@ -122,7 +122,7 @@ def _hands_shown(data: Any, found: list[tuple[int, Any]]) -> list[tuple[int, Any
 
 
 @pytest.mark.parametrize("kind", ["dominion", "domaine"])
-def test_another_players_hand_never_appears(kind: str, player: Any, opponent: Any) -> None:
+def test_another_players_hand_never_appears(kind: str, player: Any, opponent: Any, outsider: Any) -> None:
     options = {"kingdom": "First Game"} if kind == "dominion" else {}
     game = make_game(player, opponent, kind=kind, options=options)
     services.chat_post(game_id=game.pk, user=opponent, text="good luck")
@@ -147,6 +147,11 @@ def test_another_players_hand_never_appears(kind: str, player: Any, opponent: An
         state = snapshot_at(Game.objects.get(pk=game.pk)).state
         own = state.hands[seat] if kind == "dominion" else state.players[seat].hand
         assert sorted(shown[0][1]) == sorted(own)
+    # A spectator sees no hand at all.
+    watcher = api_client(outsider)
+    watched = watcher.get(f"/games/{game.pk}")
+    assert watched.status_code == 200 and _hands_shown(watched.json(), []) == []
+    assert watched.json()["legal"] == [] and watched.json()["decision"] is None
 
 
 def test_state_has_the_decision_and_legal_moves_only_for_the_mover(game: Game) -> None:
