@@ -43,14 +43,16 @@ KEEP_DAYS = 14
 _last = threading.local()
 
 
-def _readers(game: Game, only: Iterable[int] | None = None) -> list[int]:
+def _readers(game: Game, only: Iterable[int] | None = None, *, fresh: bool = False) -> list[int]:
     """The ids of ``game``'s seated users (or of those among ``only``) who hold an active token.
 
-    One query per change: the answer is kept for the game at its ``last_seq``
-    (a token made in between counts from the next change).
+    One query per change: the event that opens a change (``fresh``: moves
+    applied, a start, a forfeit, a cancellation, a chat line) asks the
+    database, and the events that follow it in the same change (decisions
+    owed, the game's end) reuse that answer for the game at its ``last_seq``.
     """
     key = (game.pk, game.last_seq)
-    if getattr(_last, "key", None) != key:
+    if fresh or getattr(_last, "key", None) != key:
         _last.key = key
         _last.ids = set(
             ApiToken.objects.filter(revoked__isnull=True, user__seats__game_id=game.pk)
@@ -82,12 +84,12 @@ def _write(game: Game, kind: str, user_ids: Iterable[int], data: dict[str, Any] 
 
 def on_game_started(event: events.GameStarted) -> None:
     """A game started: tell its players."""
-    _write(event.game, "started", _readers(event.game))
+    _write(event.game, "started", _readers(event.game, fresh=True))
 
 
 def on_moves_applied(event: events.MovesApplied) -> None:
     """Moves were made: tell every player (who moved is in the game's log)."""
-    _write(event.game, "move", _readers(event.game), {"first_seq": event.first_seq})
+    _write(event.game, "move", _readers(event.game, fresh=True), {"first_seq": event.first_seq})
 
 
 def on_decisions_owed(event: events.DecisionsOwed) -> None:
@@ -98,7 +100,7 @@ def on_decisions_owed(event: events.DecisionsOwed) -> None:
 
 def on_seat_forfeited(event: events.SeatForfeited) -> None:
     """A seat timed out, resigned or was forfeited: tell every player."""
-    _write(event.game, "forfeit", _readers(event.game), {"seat": event.seat.position})
+    _write(event.game, "forfeit", _readers(event.game, fresh=True), {"seat": event.seat.position})
 
 
 def on_game_finished(event: events.GameFinished) -> None:
@@ -108,14 +110,14 @@ def on_game_finished(event: events.GameFinished) -> None:
 
 def on_game_cancelled(event: events.GameCancelled) -> None:
     """A game was cancelled: tell its seated players."""
-    _write(event.game, "cancelled", _readers(event.game), {"why": event.why})
+    _write(event.game, "cancelled", _readers(event.game, fresh=True), {"why": event.why})
 
 
 def on_chat_posted(event: events.ChatPosted) -> None:
     """A chat line was posted: tell the game's players (the client reads the line through the chat endpoint)."""
     message = event.message
     game = Game.objects.only("id", "last_seq").get(pk=message.game_id)
-    _write(game, "chat", _readers(game), {"message": message.pk})
+    _write(game, "chat", _readers(game, fresh=True), {"message": message.pk})
 
 
 def latest_id(user: User) -> int:
