@@ -11,8 +11,9 @@ from django.test import Client
 
 from accounts.services import AccountError, user_make_bot
 from api import stream
-from api.models import ApiToken
+from api.models import ApiToken, StreamEvent
 from api.stream import read
+from api.tasks import prune_stream
 from games import services
 from games.models import Game
 from tests.api.conftest import ApiClient, api_client
@@ -138,9 +139,6 @@ def test_servers_that_cannot_wait_say_when_to_poll_again(game: Game, player: Any
 
 
 def test_old_stream_rows_are_pruned(game: Game, player: Any) -> None:
-    from api.models import StreamEvent
-    from api.tasks import prune_stream
-
     api_client(player)
     services.chat_post(game_id=game.pk, user=player, text="hello")
     assert StreamEvent.objects.count() == 1
@@ -148,3 +146,11 @@ def test_old_stream_rows_are_pruned(game: Game, player: Any) -> None:
     services.chat_post(game_id=game.pk, user=player, text="again")
     assert prune_stream() == 1
     assert StreamEvent.objects.count() == 1
+
+
+def test_a_change_never_uses_another_changes_token_holders(game: Game, player: Any) -> None:
+    # A stale answer for this game and seq (another change, another test's database) is not used.
+    stream._last.key = (game.pk, game.last_seq)
+    stream._last.ids = {player.pk}
+    services.chat_post(game_id=game.pk, user=player, text="hello")
+    assert not StreamEvent.objects.exists()
