@@ -35,6 +35,7 @@ from api.schemas import (
     GameStateOut,
     LadderOut,
     MoveIn,
+    PlainStr,
     ProblemOut,
     ProfileOut,
 )
@@ -56,6 +57,8 @@ MAX_MOVE_BYTES = 4000
 
 GameId = Path(..., ge=1, le=MAX_ID, description="The game's id.")
 STATUS_FILTER = Query(None, description="Only games in this status.")
+USERNAME = Path(..., max_length=150, description="The player's username.")
+LADDER_KIND = Path(..., max_length=20, description="A game kind: dominion or domaine.")
 
 
 def _errors(*ok: Any) -> dict[int, Any]:
@@ -288,7 +291,7 @@ def events(
 
 
 @router.get("/players/{username}", response=_errors((200, ProfileOut)), auth=READ, tags=["players"])
-def profile(request: Any, username: str = Path(..., max_length=150)) -> Any:
+def profile(request: Any, username: PlainStr = USERNAME) -> Any:
     """A player's public profile: their standing on each ladder."""
     owner = User.objects.filter(username=username, deleted__isnull=True).first()
     if owner is None:
@@ -317,7 +320,7 @@ def profile(request: Any, username: str = Path(..., max_length=150)) -> Any:
 @router.get("/ladders/{kind}", response=_errors((200, LadderOut)), auth=READ, tags=["players"])
 def ladder(
     request: Any,
-    kind: str = Path(..., max_length=20),
+    kind: PlainStr = LADDER_KIND,
     page: int = Query(1, ge=1, le=100000),
 ) -> Any:
     """A page of a game's leaderboard (50 a page)."""

@@ -3,9 +3,22 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from ninja import Field, Schema
+from pydantic import AfterValidator
+
+from games.plainjson import check_plain
+
+
+def _plain(value: str) -> str:
+    """Refuse text the database cannot store (NUL, lone surrogates): a 400, never PostgreSQL's error."""
+    check_plain(value)
+    return value
+
+
+#: A string a client sent, that the database can store.
+PlainStr = Annotated[str, AfterValidator(_plain)]
 
 
 class ProblemOut(Schema):
@@ -93,11 +106,13 @@ class CreateGameIn(Schema):
     time_per_move: TimeControl = Field(86400, description="Seconds per decision: one of the site's time controls.")
     rated: bool = False
     private: bool = False
-    invited: list[str] = Field(default_factory=list, max_length=10, description="Usernames invited (private games).")
-    bots: list[str] = Field(
+    invited: list[PlainStr] = Field(
+        default_factory=list, max_length=10, description="Usernames invited (private games)."
+    )
+    bots: list[PlainStr] = Field(
         default_factory=list, max_length=3, description="The site's bots for the other seats (smart, big_money)."
     )
-    kingdom: str | list[str] = Field(
+    kingdom: PlainStr | list[PlainStr] = Field(
         "random", description="Dominion: random, a recommended set's name, or 10 card names. Ignored for Domaine."
     )
 
@@ -112,7 +127,7 @@ class MoveIn(Schema):
 class ChatIn(Schema):
     """A chat line."""
 
-    text: str = Field(min_length=1, max_length=500)
+    text: PlainStr = Field(min_length=1, max_length=500)
 
 
 class ChatOut(Schema):

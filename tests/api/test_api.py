@@ -266,3 +266,16 @@ def test_the_schema_and_the_browsable_docs_are_served() -> None:
     docs = Client().get("/api/v1/docs")
     assert docs.status_code == 200
     assert b"/static/ninja/swagger-ui-bundle.js" in docs.content and b"cdn" not in docs.content
+
+
+def test_text_the_database_cannot_store_is_400_not_500(player: Any, game: Game) -> None:
+    # PostgreSQL refuses NUL in text and UTF-8 refuses lone surrogates: both are the client's error.
+    client = api_client(player)
+    for bad in ("a\x00b", "\ud800"):
+        _problem(client.post("/games", {"kind": "dominion", "invited": [bad]}), 400, "invalid_request")
+        _problem(client.post("/games", {"kind": "dominion", "kingdom": bad}), 400, "invalid_request")
+        _problem(client.post(f"/games/{game.pk}/chat", {"text": bad}), 400, "invalid_request")
+        move = {"move": {"act": "add", "n": bad}, "expected_seq": game.last_seq}
+        _problem(client.post(f"/games/{game.pk}/moves", move), 400, "invalid_request")
+    _problem(client.get("/players/a%00b"), 400, "invalid_request")
+    _problem(client.get("/ladders/a%00b"), 400, "invalid_request")

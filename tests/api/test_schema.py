@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from hypothesis import HealthCheck, given, settings
 from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
@@ -50,6 +52,21 @@ def caller(db: None) -> dict[str, Any]:
     return {"headers": client.headers, "game": running.pk}
 
 
+@pytest.fixture
+def connections_kept() -> Any:
+    """Keep the database connection open between requests, as Django's test client does.
+
+    schemathesis calls the WSGI application itself, whose ``request_finished``
+    would close the connection (and with it the test's transaction) on PostgreSQL.
+    """
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+@pytest.mark.usefixtures("connections_kept")
 def test_the_api_keeps_its_schema(caller: dict[str, Any]) -> None:
     from website.wsgi import application  # the site itself, through WSGI: no server
 
