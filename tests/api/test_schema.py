@@ -90,3 +90,39 @@ def test_the_api_keeps_its_schema(caller: dict[str, Any]) -> None:
             except Exception as exc:  # collect them all: one report for every operation that fails
                 failures.append(f"{operation.label} ({mode.value}): {exc}")
     assert not failures, "\n\n".join(failures)
+
+
+@pytest.mark.usefixtures("connections_kept")
+def test_the_api_keeps_its_schema_across_calls(caller: dict[str, Any]) -> None:
+    """Stateful: sequences of calls, each using what an earlier answer returned (a created game's id, ...).
+
+    schemathesis infers the links between operations (a game's ``id`` feeds
+    ``{game_id}``), so it creates games, then joins, reads, moves and chats in them.
+    """
+    from website.wsgi import application
+
+    schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", application)
+
+    @schema.auth()
+    class Token:
+        """The caller's token on every generated call (schemathesis' ``ignored_auth`` still tries without)."""
+
+        def get(self, case: Any, context: Any) -> str:
+            return caller["headers"]["Authorization"]
+
+        def set(self, case: Any, data: str, context: Any) -> None:
+            case.headers = {**(case.headers or {}), "Authorization": data}
+
+    class Workflow(schema.as_state_machine()):  # type: ignore[misc]
+        def validate_response(self, response: Any, case: Any, **kwargs: Any) -> None:
+            case.validate_response(response, excluded_checks=EXCLUDED)
+
+    Workflow.run(
+        settings=settings(
+            max_examples=MAX_EXAMPLES,
+            stateful_step_count=6,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+            database=None,
+        )
+    )
