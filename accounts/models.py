@@ -37,6 +37,9 @@ class User(AbstractUser):
         deleted: when the account was deleted (UTC). The row stays so that
             finished games keep their seats; the name shows as "deleted
             player" and the personal fields are wiped.
+        bot_account: the account is played by a program through the API
+            (``api``): its name is marked as a bot's wherever it shows, and
+            it is not rated against people unless ``settings.HERALD_RATE_BOT_ACCOUNTS``.
     """
 
     # One line of visible text: it is shown on pages and in the plain-text part of emails (website.text).
@@ -47,6 +50,8 @@ class User(AbstractUser):
     #: ``games.engine.dominion.standing``); ``{}`` means the defaults.
     standing_answers = models.JSONField(_("standing answers"), default=dict, blank=True, db_default={})
     deleted = models.DateTimeField(_("deleted"), null=True, blank=True, editable=False)
+    # A database default too, so rows written without the ORM (the load seeder's COPY) need not name it.
+    bot_account = models.BooleanField(_("bot account"), default=False, db_default=False)
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
@@ -61,11 +66,16 @@ class User(AbstractUser):
         The display name passes through ``website.text.one_line``: a name
         saved before control characters were refused shows without them
         (its line breaks as spaces), so it cannot add lines to another
-        player's email; one left empty by that shows the username.
+        player's email; one left empty by that shows the username. A bot
+        account's name carries "(bot)".
         """
         if self.deleted is not None:
             return _("deleted player")
-        return one_line(self.display_name) or self.username
+        name = one_line(self.display_name) or self.username
+        if self.bot_account:
+            # Marked in the name itself, so every page, list and email that shows it says it is a bot.
+            return _("%(name)s (bot)") % {"name": name}
+        return name
 
     def get_absolute_url(self) -> str:
         """Return the profile page's path."""

@@ -17,7 +17,7 @@ from accounts.models import Block, User
 from games import services as games
 from games.models import Game, Invitation, Seat
 
-__all__ = ["AccountError", "block_create", "block_delete", "user_delete", "user_settings_update"]
+__all__ = ["AccountError", "block_create", "block_delete", "user_delete", "user_make_bot", "user_settings_update"]
 
 
 class AccountError(Exception):
@@ -126,3 +126,24 @@ def block_delete(*, blocker: User, blocked: User) -> bool:
     """Lift ``blocker``'s block of ``blocked``; return whether there was one."""
     deleted, _detail = Block.objects.filter(blocker=blocker, blocked=blocked).delete()
     return bool(deleted)
+
+
+def user_make_bot(*, user: User) -> User:
+    """Turn ``user``'s fresh account into a bot account, for good.
+
+    A bot account is played by a program through the API; its name shows
+    "(bot)" everywhere. Only a fresh account may become one: one that has
+    never taken a seat, so no person's games or results change hands.
+
+    Raises:
+        AccountError: the account has taken a seat in a game, or is already a bot account.
+    """
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user.pk)
+        if user.bot_account:
+            raise AccountError(_("This account is already a bot account."))
+        if Seat.objects.filter(user=user).exists():
+            raise AccountError(_("Only an account that has never played can become a bot account."))
+        user.bot_account = True
+        user.save(update_fields=["bot_account"])
+    return user

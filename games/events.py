@@ -28,7 +28,7 @@ The events and who listens (``docs/architecture.md`` draws the same list):
 event                  published when                                       listeners
 =====================  ===================================================  ==========================================
 GameStarted            the last seat is taken and the cards are dealt       correspondence: "game started" emails
-MovesApplied           moves were appended to the log (a person's, the      (none yet: statistics, the API's stream)
+MovesApplied           moves were appended to the log (a person's, the      api: the event stream
                        forced moves after it, a bot's, a timeout answer,
                        an undo entry: ``games.engine.undo.is_undo``)
 DecisionsOwed          clocks started for seats that now owe a decision     correspondence: "your move" emails

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -174,7 +175,8 @@ def game_join(*, game_id: int, user: User) -> Game:
         GameNotActive: the game is no longer open.
         CannotJoin: private and not invited, already seated, full, a rated
             game and the user's email is not verified, a suspended account,
-            or a seated player has blocked the user.
+            a seated player has blocked the user, or a rated game would pair
+            a bot account with a person (unless ``settings.HERALD_RATE_BOT_ACCOUNTS``).
     """
     with transaction.atomic():
         game = lock_game(game_id)
@@ -189,6 +191,8 @@ def game_join(*, game_id: int, user: User) -> Game:
             raise CannotJoin(_("Your account is suspended."))
         if game.rated and not has_verified_email(user):
             raise CannotJoin(_("Verify your email address before playing rated games."))
+        if game.rated and not settings.HERALD_RATE_BOT_ACCOUNTS and _mixes_bots_and_people(seats, user):
+            raise CannotJoin(_("Rated games do not pair bot accounts with people."))
         if is_blocked_by_any(user, [s.user_id for s in seats]):
             # Deliberately vague: blocks are private.
             raise CannotJoin(_("You cannot join this game."))
@@ -200,6 +204,12 @@ def game_join(*, game_id: int, user: User) -> Game:
         if len(free) == 1:
             _game_start(game, get_engine(game.kind), started_by=user)
     return game
+
+
+def _mixes_bots_and_people(seats: Sequence[Seat], user: User) -> bool:
+    """True if seating ``user`` beside ``seats`` would put a bot account and a person at one table."""
+    flags = {user.bot_account} | {s.user.bot_account for s in seats if s.user_id is not None}
+    return len(flags) > 1
 
 
 def game_leave(*, game_id: int, user: User) -> Game:

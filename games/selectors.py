@@ -35,7 +35,7 @@ WATCH_LIMIT = 20
 
 #: What a list row reads of a seat's player (``Seat.name``, the profile link); the rest
 #: of the user row (password hash, email, settings) stays in the database.
-ROW_USER_FIELDS = ("user__id", "user__username", "user__display_name", "user__deleted")
+ROW_USER_FIELDS = ("user__id", "user__username", "user__display_name", "user__deleted", "user__bot_account")
 
 
 def row_seats() -> Prefetch:

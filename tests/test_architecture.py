@@ -30,6 +30,7 @@ PACKAGES = (
     "tournaments",
     "guide",
     "stats",
+    "api",
 )
 MAX_LOCAL_IMPORTS = 9
 MAX_LINES = 500

@@ -74,6 +74,9 @@ INSTALLED_APPS = [
     "ops",
     "tournaments",
     "guide",
+    # django-ninja: its browsable docs (/api/v1/docs) then use its own static files, not a CDN (CSP, offline).
+    "ninja",
+    "api",
     # Last: its admin extends the games' and accounts' admin classes.
     "moderation",
 ]
@@ -224,6 +227,8 @@ CELERY_BEAT_SCHEDULE = {
     "tournaments": {"task": "tournaments.tasks.tick", "schedule": 60.0},
     # Statistics of finished games whose task was lost (broker down, worker killed).
     "stats-catch-up": {"task": "stats.tasks.catch_up", "schedule": 300.0},
+    # The API's event stream keeps 14 days (api.stream.KEEP_DAYS).
+    "api-prune-stream": {"task": "api.tasks.prune_stream", "schedule": crontab(hour=3, minute=30)},
 }
 #: Without a broker there is no beat: run the sweep from lobby and game page
 #: requests instead (at most every 30 s), so a bare machine still times out games.
@@ -409,6 +414,24 @@ HERALD_RATE_LIMITS_FAIL_OPEN = {"account_login", "games:move"}
 HERALD_HEARTBEAT_EVERY = 30
 HERALD_HEARTBEAT_MAX_AGE = envint("HERALD_HEARTBEAT_MAX_AGE", 180)
 HERALD_HEALTH_BROKER_TIMEOUT = 2
+
+#: Whether rated games may pair a bot account (``accounts.User.bot_account``, the API) with a person.
+HERALD_RATE_BOT_ACCOUNTS = envbool("HERALD_RATE_BOT_ACCOUNTS", False)
+#: The public API (``api``): requests per token's user, by kind (GET = read, else write), in
+#: django-ratelimit's terms; bot accounts have limits of their own. Counted in the default cache.
+HERALD_API_RATE_LIMITS = {
+    "read": envstr("API_RATE_LIMIT_READ", "120/m"),
+    "write": envstr("API_RATE_LIMIT_WRITE", "60/m"),
+}
+HERALD_API_BOT_RATE_LIMITS = {
+    "read": envstr("API_BOT_RATE_LIMIT_READ", "600/m"),
+    "write": envstr("API_BOT_RATE_LIMIT_WRITE", "240/m"),
+}
+#: The event stream's long poll waits at most this many seconds (below gunicorn's 30 s timeout). A waiting
+#: poll holds a worker thread, so with sync workers (WEB_THREADS 1, gunicorn.conf.py) it does not wait at all
+#: and tells clients to come back in HERALD_API_EVENTS_POLL_AFTER seconds (bench/api_longpoll.py, docs/api.md).
+HERALD_API_EVENTS_MAX_WAIT = envint("HERALD_API_EVENTS_MAX_WAIT", 25 if envint("WEB_THREADS", 1) > 1 else 0)
+HERALD_API_EVENTS_POLL_AFTER = envint("HERALD_API_EVENTS_POLL_AFTER", 5)
 
 #: Chat: at most this many messages per user in CHAT_RATE_WINDOW seconds.
 CHAT_RATE_LIMIT = envint("CHAT_RATE_LIMIT", 5)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import math
 from http import HTTPStatus
 from typing import Any
 
@@ -17,6 +15,7 @@ from django.views.decorators.http import require_POST
 from games import selectors, services
 from games.domaine_board import unconfirmed_empty_play
 from games.i18n import refusal_text
+from games.plainjson import check_plain, loads_plain_json
 from games.standing import StandingForm
 from games.views.access import (
     AuthenticatedHttpRequest,
@@ -35,45 +34,6 @@ MAX_MOVE_BYTES = 4000
 
 class MalformedMove(ValueError):
     """The request does not carry a move and a seq in a shape we understand."""
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def loads_plain_json(raw: str) -> Any:
-    """Parse JSON a client sent, refusing what PostgreSQL's jsonb or UTF-8 cannot hold.
-
-    Refused (``ValueError``): invalid JSON, NaN and Infinity, nesting deep
-    enough to exhaust the parser, and strings with NUL or lone surrogates.
-    """
-    try:
-        value = json.loads(raw, parse_constant=_refuse_constant)
-    except RecursionError:
-        raise ValueError("nested too deeply") from None
-    _check_plain(value, depth=0)
-    return value
-
-
-def _check_plain(value: Any, depth: int) -> None:
-    if depth > 8:  # no move of either game nests more than two levels
-        raise ValueError("nested too deeply")
-    if isinstance(value, str):
-        if "\x00" in value:
-            raise ValueError("NUL in a string")
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise ValueError("not UTF-8 text") from None
-    elif isinstance(value, float) and not math.isfinite(value):
-        raise ValueError("not a finite number")
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            _check_plain(k, depth + 1)
-            _check_plain(v, depth + 1)
-    elif isinstance(value, list):
-        for v in value:
-            _check_plain(v, depth + 1)
 
 
 def parse_move(post: Any) -> tuple[dict[str, Any], int]:
@@ -116,7 +76,7 @@ def parse_move(post: Any) -> tuple[dict[str, Any], int]:
             raise MalformedMove(_("That move is too large."))
         move["cards"] = [c[:40] for c in cards]
     try:
-        _check_plain(move, depth=0)
+        check_plain(move)
     except ValueError:
         raise MalformedMove(_("That move cannot be read.")) from None
     return move, seq

@@ -20,10 +20,11 @@ from accounts.selectors import blocked_subquery
 from correspondence.services import sweep_on_request
 from games import selectors, services
 from games.forms import ChatForm
-from games.lifecycle import game_freeze, seat_seen
+from games.lifecycle import seat_seen
 from games.models import ChatMessage, Game, Seat
-from games.replay import ReplayBroken, Snapshot, engine_for
+from games.replay import Snapshot
 from games.standing import StandingForm
+from games.viewing import seat_view
 from games.views.access import (
     AuthenticatedHttpRequest,
     HtmxHttpRequest,
@@ -49,31 +50,9 @@ def game_context(
     """
     seats = list(game.seats.all())
     viewer = seat.position if seat is not None else None
-    view: dict[str, Any] | None = None
-    events = None
-    if game.started is not None and snap is None:
-        try:
-            snap = services.snapshot_at(game)
-        except ReplayBroken as broken:
-            # Never a 500: the game stops for a moderator, and the page shows it as far as it replays.
-            if game_freeze(game_id=game.pk, broken=broken):
-                game.status, game.to_act, game.deadline = Game.Status.FROZEN, [], None
-            snap = broken.snapshot
-    if snap is not None:
-        finished = game.status == Game.Status.FINISHED
-        # A finished game hides nothing (as its log and replay do).
-        view = engine_for(game).view(snap.state, viewer, reveal_all=finished)
-        events = snap.events
-        if finished and not view.get("game_over"):
-            # It ended off the board (resignations, timeouts): drawn as over, winners as the seats rank.
-            view["game_over"] = True
-            view["result"] = {**(view.get("result") or {}), "winners": [s.position for s in seats if s.rank == 1]}
-        if (seat is not None and seat.given_up) or not game.is_active:
-            # A bot plays this seat now: its former player still sees the hand, but has no move to make.
-            # Nor has anyone once the game is over: a forfeit ends it without the rules, whose view
-            # would still list the moves of the seat whose turn it was.
-            view["legal"] = []
-            view["decision"] = None
+    shown = seat_view(game, seat, snap=snap)
+    view = shown.view
+    events = shown.snapshot.events if shown.snapshot is not None else None
 
     def chat_lines() -> list[ChatMessage]:
         lines = list(_visible_chat(request, game).select_related("user").order_by("-created", "-pk")[:CHAT_SHOWN])

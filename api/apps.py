@@ -1,0 +1,28 @@
+"""App configuration for the public JSON API."""
+
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+from games import events
+
+
+class ApiConfig(AppConfig):
+    """The public API under ``/api/v1/``: personal access tokens, bot accounts, the event stream."""
+
+    name = "api"
+    verbose_name = "API"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        """Feed the event stream from the games' events (``api.stream``), in their transactions."""
+        from api import stream  # it imports models, which load only after every app config
+
+        events.subscribe(events.GameStarted, stream.on_game_started)
+        events.subscribe(events.MovesApplied, stream.on_moves_applied)
+        events.subscribe(events.DecisionsOwed, stream.on_decisions_owed)
+        events.subscribe(events.SeatForfeited, stream.on_seat_forfeited)
+        events.subscribe(events.GameFinished, stream.on_game_finished)
+        events.subscribe(events.GameCancelled, stream.on_game_cancelled)
+        events.subscribe(events.ChatPosted, stream.on_chat_posted)
+        events.subscribe(events.ChangesCommitted, stream.forget_readers)

@@ -1,0 +1,344 @@
+"""The operations of ``/api/v1/``: thin, as the site's views are (parse, call one service or selector, shape).
+
+Each takes a token with the scope it needs (``api.auth``): ``read`` for
+every GET, ``play`` to create, join, leave and move, ``chat`` to post chat.
+The same services and the same hidden-information filtering (``games.viewing``)
+serve the pages and these.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from http import HTTPStatus
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Prefetch
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from ninja import Path, Query, Router, Status
+
+from accounts.models import User
+from accounts.selectors import blocked_subquery
+from api import stream
+from api.auth import CHAT, PLAY, READ
+from api.present import MAX_ID, game_out, state_out, visible_game
+from api.problems import ERROR_STATUSES, Problem
+from api.schemas import (
+    AccountOut,
+    ChatIn,
+    ChatOut,
+    CreateGameIn,
+    EventsOut,
+    GameOut,
+    GameStateOut,
+    LadderOut,
+    MoveIn,
+    PlainStr,
+    ProblemOut,
+    ProfileOut,
+)
+from games import selectors, services
+from games.engine.dominion.cards import RECOMMENDED_SETS
+from games.forms import ChatForm
+from games.models import ChatMessage, Game, Seat
+from games.plainjson import check_plain
+from ratings import selectors as rating_selectors
+
+router = Router()
+
+#: Games listed by ``GET /games``.
+GAMES_LIMIT = 50
+#: Chat lines returned by one read.
+CHAT_LIMIT = 100
+#: Moves larger than this (as JSON) are refused before anything else (as the page's move form does).
+MAX_MOVE_BYTES = 4000
+
+GameId = Path(..., ge=1, le=MAX_ID, description="The game's id.")
+STATUS_FILTER = Query(None, description="Only games in this status.")
+USERNAME = Path(..., max_length=150, description="The player's username.")
+LADDER_KIND = Path(..., max_length=20, description="A game kind: dominion or domaine.")
+
+
+def _errors(*ok: Any) -> dict[int, Any]:
+    """Response schemas: ``ok`` (status, schema) pairs and every error status as problem details."""
+    out: dict[int, Any] = dict(ok)
+    for status in ERROR_STATUSES:
+        out[status] = ProblemOut
+    return out
+
+
+def _user(request: Any) -> User:
+    return request.auth.user
+
+
+def _with_seats(qs: Any) -> Any:
+    return qs.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+
+
+@router.get("/me", response=_errors((200, AccountOut)), auth=READ, tags=["account"])
+def me(request: Any) -> dict[str, Any]:
+    """The token's user and the token's scopes."""
+    user = _user(request)
+    return {
+        "username": user.username,
+        "name": str(user.shown_name),
+        "bot_account": user.bot_account,
+        "scopes": list(request.auth.scopes),
+        "profile_url": user.get_absolute_url(),
+    }
+
+
+@router.get("/games", response=_errors((200, list[GameOut])), auth=READ, tags=["games"])
+def my_games(request: Any, status: Game.Status | None = STATUS_FILTER) -> Any:
+    """The caller's games (a seat at them), newest first, at most 50."""
+    user = _user(request)
+    qs = Game.objects.filter(seats__user=user).defer("options", "seed")
+    if status is not None:
+        qs = qs.filter(status=status)
+    return [game_out(g, user) for g in _with_seats(qs.order_by("-created", "-pk"))[:GAMES_LIMIT]]
+
+
+@router.get("/games/my-move", response=_errors((200, list[GameOut])), auth=READ, tags=["games"])
+def my_move_games(request: Any) -> Any:
+    """Running games where the caller owes a decision, the oldest deadline first (the lobby's "your move")."""
+    user = _user(request)
+    return [game_out(g, user) for g in _with_seats(selectors.my_move_games(user))]
+
+
+@router.get("/games/open", response=_errors((200, list[GameOut])), auth=READ, tags=["games"])
+def open_games(request: Any) -> Any:
+    """Open games the caller may join or watch (invitations included), newest first."""
+    user = _user(request)
+    return [game_out(g, user) for g in _with_seats(selectors.open_games(user))]
+
+
+@router.post("/games", response=_errors((201, GameOut)), auth=PLAY, tags=["games"])
+def create_game(request: Any, body: CreateGameIn) -> Any:
+    """Create a game; the caller takes the first seat. It starts once full (at once, with bots in the other seats)."""
+    user = _user(request)
+    per_move = timedelta(seconds=body.time_per_move)
+    if per_move not in services.TIME_CONTROLS:
+        allowed = ", ".join(str(int(d.total_seconds())) for d in services.TIME_CONTROLS)
+        raise Problem(
+            HTTPStatus.UNPROCESSABLE_ENTITY,
+            "invalid_options",
+            _("The time per move must be one of (seconds): %(allowed)s.") % {"allowed": allowed},
+        )
+    names = list(dict.fromkeys(body.invited))
+    invited = list(User.objects.filter(username__in=names, deleted__isnull=True))
+    missing = sorted(set(names) - {u.username for u in invited})
+    if missing:
+        raise Problem(
+            HTTPStatus.UNPROCESSABLE_ENTITY,
+            "invalid_options",
+            _("No such player: %(names)s") % {"names": ", ".join(missing)},
+        )
+    options: dict[str, Any] = {}
+    if body.kind == "dominion":
+        kingdom = body.kingdom
+        if isinstance(kingdom, str) and kingdom != "random" and kingdom not in RECOMMENDED_SETS:
+            raise Problem(HTTPStatus.UNPROCESSABLE_ENTITY, "invalid_options", _("Unknown kingdom."))
+        options["kingdom"] = kingdom
+    try:
+        check_plain(options)
+    except ValueError:
+        raise Problem(HTTPStatus.BAD_REQUEST, "invalid_request", _("The request is malformed.")) from None
+    game = services.game_create(
+        creator=user,
+        kind=body.kind,
+        options=options,
+        players=body.players,
+        rated=body.rated,
+        private=body.private,
+        invited=invited,
+        time_per_move=per_move,
+        bots=body.bots,
+    )
+    return Status(HTTPStatus.CREATED, game_out(visible_game(game.pk, user), user))
+
+
+@router.post("/games/{game_id}/join", response=_errors((200, GameOut)), auth=PLAY, tags=["games"])
+def join_game(request: Any, game_id: int = GameId) -> Any:
+    """Take a seat at an open game; the game starts when the last seat is taken."""
+    user = _user(request)
+    visible_game(game_id, user)
+    services.game_join(game_id=game_id, user=user)
+    return game_out(visible_game(game_id, user), user)
+
+
+@router.post("/games/{game_id}/leave", response=_errors((204, None)), auth=PLAY, tags=["games"])
+def leave_game(request: Any, game_id: int = GameId) -> Any:
+    """Give up a seat at a game that has not started (its creator cancels it on the site instead)."""
+    user = _user(request)
+    visible_game(game_id, user)
+    services.game_leave(game_id=game_id, user=user)
+    return Status(HTTPStatus.NO_CONTENT, None)
+
+
+@router.get("/games/{game_id}", response=_errors((200, GameStateOut)), auth=READ, tags=["play"])
+def game_state(request: Any, game_id: int = GameId) -> Any:
+    """The game as the caller may see it: the engine's view for their seat, the decision they owe, their legal moves."""
+    user = _user(request)
+    return state_out(visible_game(game_id, user), user)
+
+
+@router.post("/games/{game_id}/moves", response=_errors((200, GameStateOut)), auth=PLAY, tags=["play"])
+def make_move(request: Any, body: MoveIn, game_id: int = GameId) -> Any:
+    """Make a move for the position ``expected_seq``.
+
+    409 ``stale_move`` (with ``current_seq``) when the game moved on; 403
+    ``not_your_move``; 422 ``illegal_move`` with the engine's reason; 409
+    ``game_not_active`` once the game is over.
+    """
+    user = _user(request)
+    visible_game(game_id, user)
+    move = dict(body.move)
+    try:
+        check_plain(move)
+        size = len(json.dumps(move))
+    except (ValueError, TypeError):
+        raise Problem(HTTPStatus.BAD_REQUEST, "invalid_request", _("That move cannot be read.")) from None
+    if size > MAX_MOVE_BYTES:
+        raise Problem(HTTPStatus.BAD_REQUEST, "invalid_request", _("That move is too large."))
+    if not isinstance(move.get("act"), str):
+        raise Problem(HTTPStatus.BAD_REQUEST, "invalid_request", _("A move is an object with an 'act'."))
+    move.pop("player", None)  # the seat comes from the token's user
+    result = services.game_submit_move(game_id=game_id, user=user, move=move, expected_seq=body.expected_seq)
+    game = visible_game(game_id, user)
+    snap = result.snapshot if result.snapshot is not None and game.last_seq == result.game.last_seq else None
+    return state_out(game, user, snap=snap)
+
+
+def _visible_chat(game: Game, user: User) -> Any:
+    """The game's chat lines ``user`` is shown: none a moderator hid, none from players they blocked."""
+    return (
+        ChatMessage.objects.filter(game=game, moderation_hidden__isnull=True)
+        .exclude(user_id__in=blocked_subquery(user))
+        .select_related("user")
+    )
+
+
+def _chat_out(m: ChatMessage) -> dict[str, Any]:
+    return {
+        "id": m.pk,
+        "username": m.user.username,
+        "name": str(m.user.shown_name),
+        "text": m.text,
+        "created": m.created,
+    }
+
+
+@router.get("/games/{game_id}/chat", response=_errors((200, list[ChatOut])), auth=READ, tags=["chat"])
+def chat_read(
+    request: Any,
+    game_id: int = GameId,
+    after: int = Query(0, ge=0, le=2**63 - 1, description="Only lines after this id."),
+) -> Any:
+    """The game's chat lines after ``after``, oldest first, at most 100."""
+    user = _user(request)
+    game = visible_game(game_id, user)
+    return [_chat_out(m) for m in _visible_chat(game, user).filter(pk__gt=after).order_by("pk")[:CHAT_LIMIT]]
+
+
+@router.post("/games/{game_id}/chat", response=_errors((201, ChatOut)), auth=CHAT, tags=["chat"])
+def chat_post(request: Any, body: ChatIn, game_id: int = GameId) -> Any:
+    """Post a chat line (one line of plain text, at most 500 characters)."""
+    user = _user(request)
+    game = visible_game(game_id, user)
+    form = ChatForm({"text": body.text})
+    if not form.is_valid():
+        detail = " ".join(e for errors in form.errors.values() for e in errors)
+        raise Problem(HTTPStatus.BAD_REQUEST, "invalid_request", detail)
+    message = services.chat_post(game_id=game.pk, user=user, text=form.cleaned_data["text"])
+    return Status(HTTPStatus.CREATED, _chat_out(message))
+
+
+@router.get("/games/{game_id}/record", response=_errors((200, dict[str, Any])), auth=READ, tags=["games"])
+def game_record(request: Any, game_id: int = GameId) -> Any:
+    """A finished game's record: options, seed, every move and the result (as the site's record.json)."""
+    user = _user(request)
+    return services.game_record(visible_game(game_id, user))
+
+
+@router.get("/events", response=_errors((200, EventsOut)), auth=READ, tags=["events"])
+def events(
+    request: Any,
+    after: int | None = Query(
+        None, ge=0, le=2**63 - 1, description="The cursor: the last event id seen. Omitted: from now."
+    ),
+    wait: int = Query(0, ge=0, le=60, description="Seconds to wait for an event when there is none (capped at 25)."),
+) -> Any:
+    """What happened in the caller's games since ``after``: a bounded long poll, resumable with the cursor.
+
+    Answers at once when there are events, else after ``wait`` seconds (at
+    most the server's limit, which is 0 on servers whose workers cannot
+    spare a thread) with none; either way ``cursor`` is what to send as
+    ``after`` next, and ``poll_after`` how long to pause first when nothing
+    came. Events are kept 14 days.
+    """
+    user = _user(request)
+    poll_after = 0 if settings.HERALD_API_EVENTS_MAX_WAIT else settings.HERALD_API_EVENTS_POLL_AFTER
+    if after is None:
+        return {"events": [], "cursor": stream.latest_id(user), "poll_after": poll_after}
+    rows = stream.read(user, after=after, wait=wait)
+    out = [
+        {"id": r.pk, "kind": r.kind, "game": r.game_id, "seq": r.seq, "data": r.data, "created": r.created}
+        for r in rows
+    ]
+    return {"events": out, "cursor": rows[-1].pk if rows else after, "poll_after": 0 if rows else poll_after}
+
+
+@router.get("/players/{username}", response=_errors((200, ProfileOut)), auth=READ, tags=["players"])
+def profile(request: Any, username: PlainStr = USERNAME) -> Any:
+    """A player's public profile: their standing on each ladder."""
+    owner = User.objects.filter(username=username, deleted__isnull=True).first()
+    if owner is None:
+        raise Problem(HTTPStatus.NOT_FOUND, "not_found", _("No such player."))
+    standings = rating_selectors.standings(owner, now=timezone.now())
+    return {
+        "username": owner.username,
+        "name": str(owner.shown_name),
+        "bot_account": owner.bot_account,
+        "standings": [
+            {
+                "kind": s.kind,
+                "rating": s.rating,
+                "provisional": s.provisional,
+                "games": s.games,
+                "played": s.played,
+                "won": s.won,
+                "lost": s.lost,
+                "forfeited": s.forfeited,
+            }
+            for s in standings
+        ],
+    }
+
+
+@router.get("/ladders/{kind}", response=_errors((200, LadderOut)), auth=READ, tags=["players"])
+def ladder(
+    request: Any,
+    kind: PlainStr = LADDER_KIND,
+    page: int = Query(1, ge=1, le=100000),
+) -> Any:
+    """A page of a game's leaderboard (50 a page)."""
+    if kind not in rating_selectors.ladder_kinds():
+        raise Problem(HTTPStatus.NOT_FOUND, "not_found", _("No such ladder."))
+    board = rating_selectors.ladder(kind=kind, now=timezone.now(), page=page, viewer=_user(request))
+    return {
+        "kind": kind,
+        "page": board.page.number,
+        "pages": board.page.paginator.num_pages,
+        "rows": [
+            {
+                "position": r.position,
+                "username": r.user.username if r.user else "",
+                "name": str(r.user.shown_name) if r.user else "",
+                "rating": r.rating,
+                "games": r.games,
+            }
+            for r in board.page.object_list
+        ],
+    }

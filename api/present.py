@@ -1,0 +1,97 @@
+"""Turning games, seats and players into the API's response data; finding the games a caller may see."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from http import HTTPStatus
+from typing import TYPE_CHECKING, Any
+
+from django.db.models import Prefetch
+from django.utils.translation import gettext as _
+
+from api.problems import Problem
+from games import selectors
+from games.models import Game, Seat
+from games.viewing import seat_view
+
+if TYPE_CHECKING:
+    from accounts.models import User
+    from games.replay import Snapshot
+
+#: The largest game id the API takes (the column's range on every database).
+MAX_ID = 2**31 - 1
+
+
+def not_found() -> Problem:
+    """The 404 for a game that does not exist or is private to others (the two look the same)."""
+    return Problem(HTTPStatus.NOT_FOUND, "not_found", _("No such game."))
+
+
+def visible_game(game_id: int, user: User) -> Game:
+    """Return the game with its seats and players if ``user`` may see it; else raise a 404 :class:`Problem`."""
+    try:
+        game = Game.objects.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user"))).get(
+            pk=game_id
+        )
+    except Game.DoesNotExist:
+        raise not_found() from None
+    if not selectors.can_view(game, user):
+        raise not_found()
+    return game
+
+
+def seat_out(seat: Seat) -> dict[str, Any]:
+    """A seat as ``SeatOut``."""
+    user = seat.user if seat.user_id is not None else None
+    return {
+        "seat": seat.position,
+        "name": str(seat.name),
+        "username": user.username if user is not None and user.deleted is None else None,
+        "bot": seat.bot or None,
+        "bot_account": bool(user is not None and user.bot_account),
+        "rank": seat.rank,
+        "score": seat.score,
+        "forfeited": seat.forfeited,
+        "deadline": seat.deadline,
+    }
+
+
+def game_out(game: Game, user: User) -> dict[str, Any]:
+    """A game as ``GameOut``, for ``user``; expects ``game.seats`` prefetched with users."""
+    seats = list(game.seats.all())
+    mine = next((s for s in seats if s.user_id == user.pk), None)
+    my_move = mine is not None and game.is_active and mine.position in game.to_act and not mine.given_up
+    return {
+        "id": game.pk,
+        "kind": game.kind,
+        "status": game.status,
+        "rated": game.rated,
+        "private": game.private,
+        "max_players": game.max_players,
+        "seats": [seat_out(s) for s in seats],
+        "to_act": list(game.to_act) if game.is_active else [],
+        "last_seq": game.last_seq,
+        "my_seat": mine.position if mine is not None else None,
+        "my_move": my_move,
+        "time_per_move": int(game.time_per_move / timedelta(seconds=1)),
+        "clock": game.clock,
+        "created": game.created,
+        "started": game.started,
+        "finished": game.finished,
+        "url": game.get_absolute_url(),
+    }
+
+
+def state_out(game: Game, user: User, *, snap: Snapshot | None = None) -> dict[str, Any]:
+    """A game as ``GameStateOut`` for ``user``: the engine's view for their seat, as the game page draws it."""
+    seat = selectors.seat_for(game, user)
+    shown = seat_view(game, seat, snap=snap, with_legal=True)  # may freeze a game whose log no longer replays
+    summary = game_out(game, user)
+    view = shown.view
+    decision = None
+    if view is not None and summary["my_move"]:
+        if "decision" in view:
+            decision = view["decision"]
+        else:  # Domaine lists the open decisions, each already filtered for this viewer
+            decision = next((d for d in view.get("pending", []) if d.get("player") == summary["my_seat"]), None)
+    return {"game": summary, "view": view, "decision": decision, "legal": shown.legal if summary["my_move"] else []}

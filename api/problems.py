@@ -1,0 +1,148 @@
+"""Errors as RFC 9457 problem details (``application/problem+json``), and the map from the services' errors.
+
+Every refusal the API sends is a :class:`Problem`: ``type`` (``about:blank``:
+the status says it), ``title`` (the status's phrase), ``status``,
+``detail`` (a sentence for the player, in the request's language) and
+``code`` (a stable word for programs), with ``current_seq`` on a stale
+move and ``retry_after`` on a rate limit (as the ``Retry-After`` header).
+"""
+
+from __future__ import annotations
+
+import json
+from http import HTTPStatus
+from typing import Any
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+from ninja import NinjaAPI
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+
+from games import services
+
+CONTENT_TYPE = "application/problem+json"
+#: Every API answer is about its token's user: no shared cache keeps it, nor the client's disk.
+NO_STORE = "private, no-store"
+#: The error statuses every operation may answer (documented on each of them).
+ERROR_STATUSES = (400, 401, 403, 404, 409, 422, 429)
+
+
+class Problem(Exception):
+    """A refusal to send as problem details.
+
+    Args:
+        status: the HTTP status.
+        code: a stable word for programs ("stale_move", "illegal_move", ...).
+        detail: a sentence for the player.
+        extra: more members of the problem object (``current_seq``).
+        headers: response headers (``Retry-After``).
+    """
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        detail: str,
+        *,
+        extra: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.extra = extra or {}
+        self.headers = headers or {}
+
+
+def problem_response(problem: Problem) -> HttpResponse:
+    """Render ``problem`` as an ``application/problem+json`` response."""
+    body = {
+        "type": "about:blank",
+        "title": HTTPStatus(problem.status).phrase,
+        "status": problem.status,
+        "detail": problem.detail,
+        "code": problem.code,
+        **problem.extra,
+    }
+    response = HttpResponse(json.dumps(body, ensure_ascii=False), status=problem.status, content_type=CONTENT_TYPE)
+    response["Cache-Control"] = NO_STORE
+    for name, value in problem.headers.items():
+        response[name] = value
+    return response
+
+
+def from_service_error(exc: Exception) -> Problem:
+    """The problem for an error of the games services (the same map as the game page's move view)."""
+    if isinstance(exc, services.StaleMove):
+        return Problem(HTTPStatus.CONFLICT, "stale_move", str(exc), extra={"current_seq": exc.current_seq})
+    if isinstance(exc, services.IllegalMove):
+        return Problem(HTTPStatus.UNPROCESSABLE_ENTITY, "illegal_move", exc.reason, extra={"reason": exc.code})
+    if isinstance(exc, services.InvalidOptions):
+        return Problem(HTTPStatus.UNPROCESSABLE_ENTITY, "invalid_options", str(exc))
+    if isinstance(exc, services.NotYourMove):
+        return Problem(HTTPStatus.FORBIDDEN, "not_your_move", str(exc))
+    if isinstance(exc, services.LockTimeout):
+        return Problem(HTTPStatus.CONFLICT, "busy", _("The game is busy; please try again."))
+    if isinstance(exc, services.GameNotActive):
+        return Problem(HTTPStatus.CONFLICT, "game_not_active", str(exc))
+    if isinstance(exc, services.CannotJoin):
+        return Problem(HTTPStatus.FORBIDDEN, "cannot_join", str(exc))
+    if isinstance(exc, services.ChatRateLimited):
+        wait = int(settings.CHAT_RATE_WINDOW)
+        return Problem(
+            HTTPStatus.TOO_MANY_REQUESTS,
+            "rate_limited",
+            str(exc),
+            extra={"retry_after": wait},
+            headers={"Retry-After": str(wait)},
+        )
+    if isinstance(exc, services.ChatRefused):
+        return Problem(HTTPStatus.FORBIDDEN, "chat_refused", str(exc))
+    return Problem(HTTPStatus.BAD_REQUEST, "refused", str(exc))
+
+
+def install(api: NinjaAPI) -> None:
+    """Answer every error ``api`` meets with problem details (never Django's HTML pages)."""
+
+    def on_problem(request: HttpRequest, exc: Exception) -> HttpResponse:
+        assert isinstance(exc, Problem)
+        return problem_response(exc)
+
+    def on_service(request: HttpRequest, exc: Exception) -> HttpResponse:
+        return problem_response(from_service_error(exc))
+
+    def on_auth(request: HttpRequest, exc: Exception) -> HttpResponse:
+        problem = Problem(
+            HTTPStatus.UNAUTHORIZED,
+            "unauthorized",
+            _("Send a valid personal access token: Authorization: Bearer <token>."),
+            headers={"WWW-Authenticate": 'Bearer realm="herald"'},
+        )
+        return problem_response(problem)
+
+    def on_validation(request: HttpRequest, exc: Exception) -> HttpResponse:
+        assert isinstance(exc, ValidationError)
+        errors = [{"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", ""))} for e in exc.errors[:20]]
+        problem = Problem(
+            HTTPStatus.BAD_REQUEST, "invalid_request", _("The request is malformed."), extra={"errors": errors}
+        )
+        return problem_response(problem)
+
+    def on_404(request: HttpRequest, exc: Exception) -> HttpResponse:
+        return problem_response(Problem(HTTPStatus.NOT_FOUND, "not_found", _("Not found.")))
+
+    def on_http_error(request: HttpRequest, exc: Exception) -> HttpResponse:
+        assert isinstance(exc, HttpError)
+        return problem_response(Problem(exc.status_code, "http_error", str(exc)))
+
+    api.add_exception_handler(Problem, on_problem)
+    api.add_exception_handler(services.ServiceError, on_service)
+    api.add_exception_handler(services.IllegalMove, on_service)
+    api.add_exception_handler(services.InvalidOptions, on_service)
+    api.add_exception_handler(services.LockTimeout, on_service)
+    api.add_exception_handler(AuthenticationError, on_auth)
+    api.add_exception_handler(ValidationError, on_validation)
+    api.add_exception_handler(Http404, on_404)
+    api.add_exception_handler(HttpError, on_http_error)

@@ -1,0 +1,202 @@
+"""The API's request and response shapes (pydantic, through django-ninja); the OpenAPI schema is made from these."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from ninja import Field, Schema
+from pydantic import AfterValidator
+
+from games.plainjson import check_plain
+
+
+def _plain(value: str) -> str:
+    """Refuse text the database cannot store (NUL, lone surrogates): a 400, never PostgreSQL's error."""
+    check_plain(value)
+    return value
+
+
+#: A string a client sent, that the database can store.
+PlainStr = Annotated[str, AfterValidator(_plain)]
+
+
+class ProblemOut(Schema):
+    """RFC 9457 problem details, with Herald's extension members."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str = Field(description="A stable word for programs: stale_move, illegal_move, missing_scope, ...")
+    current_seq: int | None = Field(None, description="stale_move: the game's seq now.")
+    reason: str | None = Field(None, description="illegal_move: the engine's code for the refusal.")
+    retry_after: int | None = Field(None, description="rate_limited: seconds to wait (also the Retry-After header).")
+    errors: list[dict[str, Any]] | None = Field(None, description="invalid_request: what was wrong where.")
+
+
+class AccountOut(Schema):
+    """The token's user."""
+
+    username: str
+    name: str = Field(description="The name shown on the site (a bot account's ends in “(bot)”).")
+    bot_account: bool
+    scopes: list[str] = Field(description="The scopes of the token used.")
+    profile_url: str
+
+
+class SeatOut(Schema):
+    """A seat at a game."""
+
+    seat: int = Field(description="The engine's seat index (join order until the game starts).")
+    name: str
+    username: str | None = Field(description="The player's username; null for a bot seat or a deleted account.")
+    bot: str | None = Field(description="The site's bot playing the seat (from the start, or since a forfeit).")
+    bot_account: bool
+    rank: int | None
+    score: int | None
+    forfeited: bool
+    deadline: datetime | None = Field(description="When this seat's open decision times out (UTC).")
+
+
+class GameOut(Schema):
+    """A game as a list shows it."""
+
+    id: int
+    kind: str
+    status: str = Field(description="open, active, finished, aborted or frozen.")
+    rated: bool
+    private: bool
+    max_players: int
+    seats: list[SeatOut]
+    to_act: list[int] = Field(description="The seats that owe a decision now.")
+    last_seq: int = Field(description="The seq of the last move: send it back as expected_seq.")
+    my_seat: int | None = Field(description="The caller's seat, or null.")
+    my_move: bool = Field(description="Whether the caller owes a decision now.")
+    time_per_move: int = Field(description="Seconds per decision (a Fischer clock's starting bank).")
+    clock: str
+    created: datetime
+    started: datetime | None
+    finished: datetime | None
+    url: str
+
+
+class GameStateOut(Schema):
+    """A game as the caller may see it: the engine's view for the caller's seat (or a spectator's)."""
+
+    game: GameOut
+    view: dict[str, Any] | None = Field(
+        description="The engine's view for this viewer: another player's hand is never in it. Null before the start."
+    )
+    decision: dict[str, Any] | None = Field(description="The decision the caller owes now, or null.")
+    legal: list[dict[str, Any]] = Field(
+        description="The caller's legal moves now (Domaine plays by their first part), [] unless it is their move."
+    )
+
+
+#: The time controls the site offers, in seconds (``games.services.TIME_CONTROLS``).
+TimeControl = Literal[3600, 14400, 43200, 86400, 172800, 259200, 432000, 604800, 1209600]
+
+
+class CreateGameIn(Schema):
+    """A new game; the caller takes the first seat."""
+
+    kind: Literal["dominion", "domaine"]
+    players: int = Field(2, ge=2, le=4)
+    time_per_move: TimeControl = Field(86400, description="Seconds per decision: one of the site's time controls.")
+    rated: bool = False
+    private: bool = False
+    invited: list[PlainStr] = Field(
+        default_factory=list, max_length=10, description="Usernames invited (private games)."
+    )
+    bots: list[PlainStr] = Field(
+        default_factory=list, max_length=3, description="The site's bots for the other seats (smart, big_money)."
+    )
+    kingdom: PlainStr | list[PlainStr] = Field(
+        "random", description="Dominion: random, a recommended set's name, or 10 card names. Ignored for Domaine."
+    )
+
+
+class MoveIn(Schema):
+    """A move in the notation of the game's rules (``act`` and its parts), for the position ``expected_seq``."""
+
+    move: dict[str, Any] = Field(description='The move, e.g. {"act": "buy", "card": "Silver"}.')
+    expected_seq: int = Field(ge=0, le=2**31 - 1, description="The game's last_seq the move was chosen for.")
+
+
+class ChatIn(Schema):
+    """A chat line."""
+
+    text: PlainStr = Field(min_length=1, max_length=500)
+
+
+class ChatOut(Schema):
+    """A chat line."""
+
+    id: int
+    username: str
+    name: str
+    text: str
+    created: datetime
+
+
+class StreamEventOut(Schema):
+    """Something happened in one of the caller's games; read the game for what."""
+
+    id: int = Field(description="The cursor: send the last one seen as ?after=.")
+    kind: str = Field(description="started, move, your_move, forfeit, game_over, cancelled or chat.")
+    game: int
+    seq: int
+    data: dict[str, Any]
+    created: datetime
+
+
+class EventsOut(Schema):
+    """A page of the caller's event stream."""
+
+    events: list[StreamEventOut]
+    cursor: int = Field(description="The id to send as ?after= next time.")
+    poll_after: float = Field(
+        description="With no events: seconds to wait before asking again (0 when the server itself waited)."
+    )
+
+
+class StandingOut(Schema):
+    """A player's standing on one ladder."""
+
+    kind: str
+    rating: int | None
+    provisional: bool
+    games: int
+    played: int
+    won: int
+    lost: int
+    forfeited: int
+
+
+class ProfileOut(Schema):
+    """A player's public profile."""
+
+    username: str
+    name: str
+    bot_account: bool
+    standings: list[StandingOut]
+
+
+class LadderRowOut(Schema):
+    """A line of a leaderboard."""
+
+    position: int
+    username: str
+    name: str
+    rating: int
+    games: int
+
+
+class LadderOut(Schema):
+    """A page of a leaderboard."""
+
+    kind: str
+    page: int
+    pages: int
+    rows: list[LadderRowOut]

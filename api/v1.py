@@ -1,0 +1,57 @@
+"""The API, version 1: ``/api/v1/``, its OpenAPI schema at ``/api/v1/openapi.json`` and docs at ``/api/v1/docs``.
+
+Built on django-ninja: the schema is generated from the typed operations in
+``api.endpoints`` and the shapes in ``api.schemas``; every error is problem
+details (``api.problems``), documented as ``application/problem+json``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from ninja import NinjaAPI
+
+from api import problems
+from api.endpoints import router
+
+
+class HeraldAPI(NinjaAPI):
+    """NinjaAPI whose schema documents errors as problem details, and whose answers no cache keeps."""
+
+    def create_response(self, request: HttpRequest, data: Any, *args: Any, **kwargs: Any) -> HttpResponse:
+        """Ninja's response, marked ``private, no-store``: it is about the token's user."""
+        response = super().create_response(request, data, *args, **kwargs)
+        response["Cache-Control"] = problems.NO_STORE
+        return response
+
+    def get_openapi_schema(self, *args: Any, **kwargs: Any) -> Any:
+        """The generated schema, with every 4xx response's body as ``application/problem+json``."""
+        schema = super().get_openapi_schema(*args, **kwargs)
+        for item in schema.get("paths", {}).values():
+            for operation in item.values():
+                for status, response in operation.get("responses", {}).items():
+                    content = response.get("content")
+                    if str(status).startswith("4") and content and "application/json" in content:
+                        response["content"] = {problems.CONTENT_TYPE: content.pop("application/json")}
+                    if str(status) == "429":
+                        response["headers"] = {
+                            "Retry-After": {"description": "Seconds to wait.", "schema": {"type": "integer"}}
+                        }
+        return schema
+
+
+api = HeraldAPI(
+    title="Herald API",
+    version="1.0.0",
+    description=(
+        "Play Dominion and Domaine by correspondence from your own client or bot. "
+        "Authenticate with a personal access token (Settings → API tokens): `Authorization: Bearer <token>`. "
+        "Errors are RFC 9457 problem details. See docs/api.md."
+    ),
+    urls_namespace="api",
+    docs_url="/docs",
+    openapi_url="/openapi.json",
+)
+problems.install(api)
+api.add_router("/", router)
