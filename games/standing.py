@@ -101,21 +101,26 @@ class StandingForm(forms.Form):
 
     def described(self) -> list[dict[str, Any]]:
         """For templates: each question with its field and every setting's label and description."""
-        out = []
-        for question, values in CHOICES.items():
-            label, described = TEXT[question]
-            out.append(
-                {
-                    "field": self[question],
-                    "label": label,
-                    "settings": [
-                        {"value": v, "label": described[v][0], "text": described[v][1], "default": i == 0}
-                        for i, v in enumerate(values)
-                    ],
-                }
-            )
-        return out
+        return [{**q, "field": self[q["question"]]} for q in descriptions()]
 
     def cleaned_settings(self) -> dict[str, str]:
         """The settings to store (call after ``is_valid``)."""
         return clean({q: self.cleaned_data.get(q) for q in CHOICES})
+
+
+def descriptions() -> list[dict[str, Any]]:
+    """Each standing-answer question, for the settings and rules pages, in the active language.
+
+    Returns:
+        ``[{"question", "label", "settings": [{"value", "label", "text", "default"}]}]``,
+        in ``CHOICES`` order; the first setting of each question is the default.
+    """
+    out = []
+    for question, values in CHOICES.items():
+        label, described = TEXT[question]
+        settings = [
+            {"value": v, "label": described[v][0], "text": described[v][1], "default": i == 0}
+            for i, v in enumerate(values)
+        ]
+        out.append({"question": question, "label": label, "settings": settings})
+    return out

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from games.engine.domaine import rules as domaine_rules
 from games.engine.domaine.cards import CARDS as DOMAINE_CARDS
+from games.standing import descriptions as standing_descriptions
 from guide.cards import domaine_action_text, domaine_card, domaine_reference, dominion_reference
 from guide.examples import distance_example, domain_example
 from guide.hints import HINTS_COOKIE, HINTS_COOKIE_AGE
@@ -36,6 +37,8 @@ def rules(request: HttpRequest, kind: str) -> HttpResponse:
     context: dict[str, object] = {"kind": kind}
     if kind == "domaine":
         context.update(domaine_facts())
+    else:
+        context["standing"] = standing_descriptions()
     return render(request, f"guide/{kind}.html", context)
 
 

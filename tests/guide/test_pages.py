@@ -107,3 +107,21 @@ def test_the_chinese_pages_have_no_english_sentence_left(client, name, args, lan
     text = re.sub(r"<[^>]+>", " ", html)
     english = re.findall(r"[A-Za-z]+(?:[ ,'’-]+[A-Za-z]+){3,}", text)
     assert english == []
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans", "zh-hant"])
+def test_the_dominion_rules_page_describes_every_standing_answer_as_the_settings_page_does(client, language):
+    from django.utils import translation
+
+    from games.standing import descriptions
+
+    html = get(client, "guide:rules", ["dominion"], language).content.decode()
+    with translation.override(language):
+        questions = [
+            (str(q["label"]), [(str(s["label"]), str(s["text"])) for s in q["settings"]]) for q in descriptions()
+        ]
+    assert len(questions) >= 5
+    for label, settings in questions:
+        assert label in html, label
+        for name, text in settings:
+            assert name in html and text in html, (label, name)
