@@ -1,0 +1,48 @@
+"""Adversarial review of version 3 on the site (deferral, standing answers, clocks): each test
+here is a finding, written to fail before its fix."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import time_machine
+from django.utils import timezone
+
+from correspondence.sweep import sweep
+from games import services
+from games.engine.dominion.standing import ASK_ALL
+from tests.web.test_standing import E, _game, _move, dealt  # noqa: F401 (dealt is a fixture)
+
+DAY = timedelta(days=1)
+
+
+def test_a_victim_whose_turn_came_while_it_owed_an_answer_gets_its_own_time_for_the_turn(
+    dealt,  # noqa: F811
+    player,
+    opponent,
+    django_capture_on_commit_callbacks,
+):
+    """Alice plays Militia and goes on; her turn ends while Bob (ask me) still owes his answers.
+    Bob stays away a whole day: the timeout rule answers his out-of-turn questions for him (a
+    bot) and the game goes on, as in version 2. Then his own turn must get its own time, as it
+    did when Alice waited for his answer; instead his clock had run since the attack, so the
+    next sweep forfeited him at once."""
+    opponent.standing_answers = ASK_ALL
+    opponent.save()
+    dealt["moat"] = False
+    game = _move(_game(player, opponent), player, act="play", card="Village")
+    game = _move(game, player, act="play", card="Militia")
+    game = _move(game, player, act="end_turn")
+    assert game.to_act == [1] and services.state_at(game).current == 1  # his turn; he owes first
+    with time_machine.travel(timezone.now() + DAY + timedelta(minutes=1)):
+        with django_capture_on_commit_callbacks(execute=True):
+            assert sweep()["timeouts"] == 1  # the bot answered "no reaction" and discarded
+        game.refresh_from_db()
+        state = services.state_at(game)
+        assert len(state.hands[1]) == 3 and not state.owed  # his answers are in
+        with django_capture_on_commit_callbacks(execute=True):
+            sweep()
+        game.refresh_from_db()
+        bob = game.seats.get(position=1)
+        assert game.is_active and not bob.forfeited
+        assert bob.deadline is not None and bob.deadline > timezone.now() + DAY / 2
