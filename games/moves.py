@@ -26,7 +26,7 @@ from games.fanout import on_commit_cache_and_fan_out
 from games.locking import lock_game
 from games.models import Action, Game, Seat
 from games.replay import Snapshot, engine_for, snapshot_at
-from games.turns import finish, update_turn_fields
+from games.turns import answering_only, finish, update_turn_fields
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -162,7 +162,8 @@ def apply_move(game: Game, position: int, move: dict[str, Any], *, seats: list[S
         move = {k: v for k, v in move.items() if k in keys}
     snap = snapshot_at(game)
     state = snap.state
-    if position not in {d.player for d in engine.pending(state)}:
+    before = engine.pending(state)
+    if position not in {d.player for d in before}:
         raise NotYourMove(_("It is not your move."))
     try:
         applied_events = engine.apply(state, position, move)  # IllegalMove: nothing written yet
@@ -175,13 +176,24 @@ def apply_move(game: Game, position: int, move: dict[str, Any], *, seats: list[S
         seats = list(game.seats.select_related("user").order_by("position"))
     applied = [(position, move, applied_events)]
     standing_seqs = automatic_moves(engine, state, seats, applied)
-    return _record(game, engine, snap, applied, standing_seqs, seats, since)
+    return _record(game, engine, snap, applied, standing_seqs, seats, since, answering_only(before))
 
 
 def _record(
-    game: Game, engine: Any, snap: Snapshot, applied: list[Any], standing_seqs: set[int], seats: list[Seat], since: Any
+    game: Game,
+    engine: Any,
+    snap: Snapshot,
+    applied: list[Any],
+    standing_seqs: set[int],
+    seats: list[Seat],
+    since: Any,
+    answering: set[int],
 ) -> MoveResult:
-    """Append the ``applied`` moves (made on ``snap.state``) to the log, update the turn and clocks, publish."""
+    """Append the ``applied`` moves (made on ``snap.state``) to the log, update the turn and clocks, publish.
+
+    ``answering``: the seats that owed only out-of-turn answers before these moves
+    (``turns.answering_only``): their own turn, if it now starts, gets its own time.
+    """
     state = snap.state
     all_events = [e for _seat, _move, evs in applied for e in evs]
     first = game.last_seq + 1
@@ -202,7 +214,7 @@ def _record(
         finish(game, engine, state, seats=seats)
         fields += ["status", "finished"]
     else:
-        update_turn_fields(game, engine, state, seats=seats)
+        update_turn_fields(game, engine, state, seats=seats, answering=answering)
     game.save(update_fields=fields)
     recent = snap.events + [(first + i, e) for i, (_seat, _m, evs) in enumerate(applied) for e in evs]
     after = Snapshot(state, recent[-replay.RECENT_EVENTS :])
@@ -239,8 +251,9 @@ def game_standing_set(*, game_id: int, user: User, settings: dict[str, Any]) -> 
         since = timezone.now()
         engine = engine_for(game)
         snap = snapshot_at(game)
+        answering = answering_only(engine.pending(snap.state))
         applied: list[Any] = []
         marked = automatic_moves(engine, snap.state, seats, applied)
         if not applied:
             return None
-        return _record(game, engine, snap, applied, marked, seats, since)
+        return _record(game, engine, snap, applied, marked, seats, since, answering)
