@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 import time_machine
 from django.utils import timezone
 
@@ -46,3 +47,35 @@ def test_a_victim_whose_turn_came_while_it_owed_an_answer_gets_its_own_time_for_
         bob = game.seats.get(position=1)
         assert game.is_active and not bob.forfeited
         assert bob.deadline is not None and bob.deadline > timezone.now() + DAY / 2
+
+
+def test_a_victims_answer_made_on_the_page_it_was_shown_is_accepted_after_the_attacker_moved_on(
+    dealt,  # noqa: F811
+    player,
+    opponent,
+):
+    """Version 3's point is that Alice plays on while Bob answers: Bob's Moat answer and his
+    discard, made on the page that showed him the question, must not be refused as stale because
+    Alice moved meanwhile (his question did not change). A second submit of the same form, or an
+    answer to a question he no longer has, stays refused."""
+    opponent.standing_answers = ASK_ALL
+    opponent.save()
+    dealt["moat"] = False
+    game = _move(_game(player, opponent), player, act="play", card="Village")
+    game = _move(game, player, act="play", card="Militia")
+    shown = game.last_seq  # Bob's page: "Militia attacks you" (no reaction)
+    game = _move(game, player, act="play", card="Market")
+    assert game.last_seq > shown
+    services.game_submit_move(game_id=game.pk, user=opponent, move={"act": "no"}, expected_seq=shown)
+    game.refresh_from_db()
+    with pytest.raises(services.StaleMove):  # the same form again: he has answered since
+        services.game_submit_move(game_id=game.pk, user=opponent, move={"act": "no"}, expected_seq=shown)
+    discard_shown = game.last_seq  # now his page asks for two cards
+    game = _move(game, player, act="play_treasures")
+    services.game_submit_move(
+        game_id=game.pk, user=opponent, move={"act": "choose", "cards": [E, E]}, expected_seq=discard_shown
+    )
+    game.refresh_from_db()
+    assert sorted(services.state_at(game).hands[1]) == ["Copper", "Copper", "Silver"]
+    with pytest.raises(services.StaleMove):  # a turn move on an old page is still refused
+        services.game_submit_move(game_id=game.pk, user=player, move={"act": "end_turn"}, expected_seq=shown)
