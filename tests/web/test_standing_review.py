@@ -7,11 +7,14 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from correspondence.sweep import sweep
 from games import services
-from games.engine.dominion.standing import ASK_ALL
+from games.engine.dominion.standing import ASK_ALL, DEFAULTS
+from moderation import services as moderation
+from tests.factories import UserFactory
 from tests.web.test_standing import E, _game, _move, dealt  # noqa: F401 (dealt is a fixture)
 
 DAY = timedelta(days=1)
@@ -79,3 +82,21 @@ def test_a_victims_answer_made_on_the_page_it_was_shown_is_accepted_after_the_at
     assert sorted(services.state_at(game).hands[1]) == ["Copper", "Copper", "Silver"]
     with pytest.raises(services.StaleMove):  # a turn move on an old page is still refused
         services.game_submit_move(game_id=game.pk, user=player, move={"act": "end_turn"}, expected_seq=shown)
+
+
+def test_a_suspended_player_cannot_answer_through_the_standing_answers_form(dealt, player, opponent):  # noqa: F811
+    """Every way to make a move checks the suspension (``game_submit_move``); saving standing
+    answers for a game makes the seat's owed answers at once, so it must check it too."""
+    opponent.standing_answers = ASK_ALL
+    opponent.save()
+    game = _move(_game(player, opponent), player, act="play", card="Village")
+    game = _move(game, player, act="play", card="Militia")
+    assert 1 in game.to_act
+    moderator = UserFactory(username="mod", is_staff=True)
+    moderator.groups.add(Group.objects.get(name="Moderators"))
+    moderation.user_ban(moderator=moderator, user=opponent, reason="abuse")
+    seq = game.last_seq
+    with pytest.raises(services.AccountRestricted):
+        services.game_standing_set(game_id=game.pk, user=opponent, settings=dict(DEFAULTS))
+    game.refresh_from_db()
+    assert game.last_seq == seq and 1 in game.to_act
