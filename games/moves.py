@@ -259,7 +259,10 @@ def game_standing_set(*, game_id: int, user: User, settings: dict[str, Any]) -> 
         Game.DoesNotExist: no such game.
         GameNotActive: the game is over or has not started.
         NotYourMove: the user has no seat in it, or gave it up.
+        AccountRestricted: the user is suspended (the answers would be moves).
     """
+    if policy.is_restricted(user, "move"):
+        raise AccountRestricted(_("Your account is suspended."))
     with transaction.atomic():
         game = lock_game(game_id)
         if not game.is_active:
