@@ -16,16 +16,9 @@ from tests.web.test_standing import KINGDOM, dealt  # noqa: F401 - the fixture
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "the poll swaps the whole live region (the decision form included) whenever last_seq changes, "
-        "so every move of the attacker, who now plays on while its victims answer, clears the boxes a "
-        "victim has ticked; keeping them needs the page to carry ticked boxes over a swap of the same "
-        "decision (or not to swap an unchanged decision form)"
-    ),
-)
 def test_the_boxes_bob_ticked_stay_ticked_while_alice_plays_on(browser, live_server, dealt):  # noqa: F811
+    """The poll redraws the live region whenever a move is made; Alice now plays on while Bob
+    chooses his discards, so each of her moves cleared the boxes he had ticked."""
     dealt["moat"] = False
     alice = UserFactory(username="alice_boxes")
     bob = UserFactory(username="bob_boxes", standing_answers=ASK_ALL)
