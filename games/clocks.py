@@ -64,7 +64,9 @@ def allowance(game: Game, seat: Seat) -> timedelta:
     return game.time_per_move
 
 
-def clocks_update(game: Game, owing: set[int], now: datetime, *, seats: list[Seat] | None = None) -> list[Seat]:
+def clocks_update(
+    game: Game, owing: set[int], now: datetime, *, seats: list[Seat] | None = None, restart: set[int] = frozenset()
+) -> list[Seat]:
     """Start and stop the seats' clocks so that exactly the seats in ``owing`` run.
 
     Writes each seat's clock fields and ``owes_move`` (true only for seats a
@@ -79,6 +81,8 @@ def clocks_update(game: Game, owing: set[int], now: datetime, *, seats: list[Sea
         now: the current time (UTC).
         seats: the game's seats, read under the lock, if the caller has
             them (else read here); updated in place.
+        restart: positions whose running clock stops and starts again now
+            (a new stretch of owing: an answer, then the seat's own turn).
 
     Returns:
         The seats played by a person whose clock started now: the players
@@ -87,7 +91,11 @@ def clocks_update(game: Game, owing: set[int], now: datetime, *, seats: list[Sea
     if seats is None:
         seats = list(game.seats.all())
     before = [_clock_fields(s) for s in seats]
-    changing = [s.user_id for s in seats if s.user_id and (s.position in owing) != (s.clock_started is not None)]
+    changing = [
+        s.user_id
+        for s in seats
+        if s.user_id and ((s.position in owing) != (s.clock_started is not None) or s.position in restart)
+    ]
     away = vacation_ends(changing, now) if changing else {}
     started: list[Seat] = []
     for seat in seats:
@@ -104,6 +112,9 @@ def clocks_update(game: Game, owing: set[int], now: datetime, *, seats: list[Sea
                 seat.clock_started = seat.deadline = None
         elif running and not owes:
             _stop(game, seat, now, away.get(seat.user_id))
+        elif running and seat.position in restart:
+            _stop(game, seat, now, away.get(seat.user_id))
+            _start(game, seat, now, away.get(seat.user_id))
         elif owes and not running:
             _start(game, seat, now, away.get(seat.user_id))
             started.append(seat)

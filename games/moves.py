@@ -28,7 +28,7 @@ from games.fanout import on_commit_cache_and_fan_out
 from games.locking import lock_game
 from games.models import Action, Game, Seat
 from games.replay import Snapshot, engine_for, snapshot_at
-from games.turns import finish, update_turn_fields
+from games.turns import answering_only, finish, update_turn_fields
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -67,7 +67,8 @@ def game_submit_move(*, game_id: int, user: User, move: dict[str, Any], expected
     """Apply ``user``'s ``move`` to the game, if made against the current position.
 
     In one transaction: lock the Game row; check ``expected_seq`` equals
-    ``last_seq``; find the user's seat and check that the engine waits on it;
+    ``last_seq`` (or that the move still answers the question shown then,
+    ``still_asked``); find the user's seat and check that the engine waits on it;
     apply the move through the engine; append the Action; update
     ``last_seq``, ``to_act``, ``deadline`` and the seats' ``owes_move``; if
     the game is over, write each seat's rank and score and finish the game.
@@ -85,7 +86,8 @@ def game_submit_move(*, game_id: int, user: User, move: dict[str, Any], expected
     Raises:
         Game.DoesNotExist: no such game.
         GameNotActive: the game is not running.
-        StaleMove: the game moved on since the page was drawn; nothing written.
+        StaleMove: the game moved on since the page was drawn (unless the user's move still
+            answers the same out-of-turn question, ``still_asked``); nothing written.
         NotYourMove: the user has no seat, or no decision open.
         AccountRestricted: the user is banned.
         IllegalMove: the engine refused the move; nothing written.
@@ -100,12 +102,12 @@ def game_submit_move(*, game_id: int, user: User, move: dict[str, Any], expected
         game = lock_game(game_id)
         if not game.is_active:
             raise GameNotActive(_("This game is not in progress."))
-        if expected_seq != game.last_seq:
-            raise StaleMove(_("The game has moved on since this page was shown."), game.last_seq)
         # Read under the lock (a timeout may just have handed a seat to a bot);
         # the same rows then serve the clocks and the page drawn after the move.
         seats = list(game.seats.select_related("user").order_by("position"))
         seat = next((s for s in seats if s.user_id == user.pk), None)
+        if expected_seq != game.last_seq and (seat is None or not still_asked(game, seat.position, expected_seq)):
+            raise StaleMove(_("The game has moved on since this page was shown."), game.last_seq)
         if seat is None:
             raise NotYourMove(_("You are not playing in this game."))
         if seat.given_up:
@@ -113,6 +115,28 @@ def game_submit_move(*, game_id: int, user: User, move: dict[str, Any], expected
             # a bot to the end; its former player must not race the bot.
             raise NotYourMove(_("You no longer play this seat: a bot plays it to the end of the game."))
         return apply_move(game, seat.position, move, seats=seats, grace=True)
+
+
+def still_asked(game: Game, position: int, expected_seq: int) -> bool:
+    """Whether a move made on the page of ``expected_seq`` (older than ``last_seq``) still answers
+    the very questions that page showed seat ``position``. Lock held.
+
+    True only if the seat has made no move since, and its open decisions then and now are the
+    same answers owed outside its turn (Dominion version 3: an attack's victims answer while the
+    attacker plays on, so the game moves on under a victim's page without changing its question).
+    A turn move on an old page, or a second submit of the same form, stays stale.
+
+    Raises:
+        ReplayBroken: the log no longer replays.
+    """
+    if not 0 <= expected_seq < game.last_seq or game.actions.filter(seq__gt=expected_seq, seat=position).exists():
+        return False
+    engine = engine_for(game)
+    now = [d.to_dict() for d in engine.pending(snapshot_at(game).state) if d.player == position]
+    if not now or not all(d["out_of_turn"] for d in now):
+        return False
+    then = replay.replay(game, engine, upto=expected_seq).state
+    return [d.to_dict() for d in engine.pending(then) if d.player == position] == now
 
 
 def automatic_moves(
@@ -186,7 +210,8 @@ def apply_move(
         move = {k: v for k, v in move.items() if k in keys}
     snap = snapshot_at(game)
     state = snap.state
-    if position not in {d.player for d in engine.pending(state)}:
+    before = engine.pending(state)
+    if position not in {d.player for d in before}:
         raise NotYourMove(_("It is not your move."))
     try:
         applied_events = engine.apply(state, position, move)  # IllegalMove: nothing written yet
@@ -200,13 +225,24 @@ def apply_move(
     applied = [(position, move, applied_events)]
     game.forced_due = None
     standing_seqs = automatic_moves(engine, state, seats, applied, game=game, grace_for=position if grace else None)
-    return _record(game, engine, snap, applied, standing_seqs, seats, since)
+    return _record(game, engine, snap, applied, standing_seqs, seats, since, answering_only(before))
 
 
 def _record(
-    game: Game, engine: Any, snap: Snapshot, applied: list[Any], standing_seqs: set[int], seats: list[Seat], since: Any
+    game: Game,
+    engine: Any,
+    snap: Snapshot,
+    applied: list[Any],
+    standing_seqs: set[int],
+    seats: list[Seat],
+    since: Any,
+    answering: set[int],
 ) -> MoveResult:
-    """Append the ``applied`` moves (made on ``snap.state``) to the log, update the turn and clocks, publish."""
+    """Append the ``applied`` moves (made on ``snap.state``) to the log, update the turn and clocks, publish.
+
+    ``answering``: the seats that owed only out-of-turn answers before these moves
+    (``turns.answering_only``): their own turn, if it now starts, gets its own time.
+    """
     state = snap.state
     all_events = [e for _seat, _move, evs in applied for e in evs]
     first = game.last_seq + 1
@@ -227,7 +263,7 @@ def _record(
         finish(game, engine, state, seats=seats)
         fields += ["status", "finished"]
     else:
-        update_turn_fields(game, engine, state, seats=seats)
+        update_turn_fields(game, engine, state, seats=seats, answering=answering)
     game.save(update_fields=fields)
     recent = snap.events + [(first + i, e) for i, (_seat, _m, evs) in enumerate(applied) for e in evs]
     after = Snapshot(state, recent[-replay.RECENT_EVENTS :])
@@ -248,7 +284,10 @@ def game_standing_set(*, game_id: int, user: User, settings: dict[str, Any]) -> 
         Game.DoesNotExist: no such game.
         GameNotActive: the game is over or has not started.
         NotYourMove: the user has no seat in it, or gave it up.
+        AccountRestricted: the user is suspended (the answers would be moves).
     """
+    if policy.is_restricted(user, "move"):
+        raise AccountRestricted(_("Your account is suspended."))
     with transaction.atomic():
         game = lock_game(game_id)
         if not game.is_active:
@@ -264,8 +303,9 @@ def game_standing_set(*, game_id: int, user: User, settings: dict[str, Any]) -> 
         since = timezone.now()
         engine = engine_for(game)
         snap = snapshot_at(game)
+        answering = answering_only(engine.pending(snap.state))
         applied: list[Any] = []
         marked = automatic_moves(engine, snap.state, seats, applied)
         if not applied:
             return None
-        return _record(game, engine, snap, applied, marked, seats, since)
+        return _record(game, engine, snap, applied, marked, seats, since, answering)

@@ -20,17 +20,32 @@ from games.engine.core import Engine, Result, ranks_from_keys
 from games.models import Game, Seat
 
 
-def update_turn_fields(game: Game, engine: Engine, state: Any, *, seats: list[Seat] | None = None) -> None:
+def answering_only(pending: list[Any]) -> set[int]:
+    """The seats all of whose ``pending`` decisions are answers outside their own turn."""
+    seats = {d.player for d in pending}
+    return {p for p in seats if all(d.out_of_turn for d in pending if d.player == p)}
+
+
+def update_turn_fields(
+    game: Game, engine: Engine, state: Any, *, seats: list[Seat] | None = None, answering: set[int] = frozenset()
+) -> None:
     """Set ``to_act`` from ``pending``, run the clocks of exactly those seats, publish ``DecisionsOwed``.
 
     ``games.clocks.clocks_update`` writes the seats' ``owes_move`` and clock
     fields and ``game.deadline``; the seats whose clock just started are the
     event's payload (``correspondence`` owes each person a "your move").
     ``seats``: the game's seats read under the lock, if the caller has them.
+    ``answering``: the seats that owed only out-of-turn answers before the
+    moves just made (``answering_only``); one that now owes its own turn
+    starts a new stretch of time, as if its clock had stopped in between
+    (Dominion version 3: a victim's turn may start before it has answered an
+    attack, and its turn must not inherit the clock the attack started).
     """
-    to_act = sorted({d.player for d in engine.pending(state)})
+    pending = engine.pending(state)
+    to_act = sorted({d.player for d in pending})
     game.to_act = to_act
-    started = clocks.clocks_update(game, set(to_act), timezone.now(), seats=seats)
+    restart = set(answering) - answering_only(pending) if answering else set()
+    started = clocks.clocks_update(game, set(to_act), timezone.now(), seats=seats, restart=restart)
     if started:
         events.publish(events.DecisionsOwed(game=game, seats=started))
 

@@ -145,7 +145,7 @@ def game_standing(request: AuthenticatedHttpRequest, game_id: int) -> HttpRespon
         return _refused(request, game_id, _("Those standing answers cannot be read."), HTTPStatus.BAD_REQUEST)
     try:
         services.game_standing_set(game_id=game_id, user=request.user, settings=form.cleaned_settings())
-    except (services.NotYourMove, services.GameNotActive, services.LockTimeout) as exc:
+    except (services.NotYourMove, services.GameNotActive, services.LockTimeout, services.AccountRestricted) as exc:
         messages.error(request, busy_or(exc))
     else:
         messages.success(request, _("Your standing answers for this game were saved."))

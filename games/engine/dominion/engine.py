@@ -418,7 +418,8 @@ def turn_moves(st: DominionState) -> list[dict[str, Any]]:
 def decision_moves(d: Decision) -> list[dict[str, Any]]:
     """The legal answers to ``d`` as moves."""
     if d.answer == "yes_no":
-        return [{"act": "yes"}, {"act": "no"}]
+        # Version 3: a hand without Moat, asked the Moat question, may only answer "no".
+        return [{"act": a} for a in ("yes", "no") if a in d.options]
     if d.answer == "gain":
         return [{"act": "gain", "card": c} for c in d.options]
     return [{"act": "choose", "cards": cards} for cards in choose_answers(d.options, d.min, d.max)]

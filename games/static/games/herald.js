@@ -55,6 +55,43 @@
     for (var i = 0; i < fields.length; i++) if (!fields[i].value) fields[i].value = zone;
   });
 
+  // The cards a player has ticked survive a redraw of the same question: the poll redraws the board at
+  // every move, and under Dominion's version 3 the attacker plays on while its victims choose.
+  var ticked = null;
+
+  function choiceKey(form) {
+    var head = document.getElementById("h-decision");
+    var legend = form.querySelector("legend");
+    var values = Array.prototype.map.call(form.querySelectorAll("input[type=checkbox]"), function (box) {
+      return box.value;
+    });
+    return [head ? head.textContent.trim() : "", legend ? legend.textContent.trim() : ""].concat(values).join("\u001f");
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    var form = target && target.querySelector ? target.querySelector(".decision form.choices") : null;
+    ticked = null;
+    if (!form) return;
+    var on = [];
+    form.querySelectorAll("input[type=checkbox]").forEach(function (box, i) {
+      if (box.checked) on.push(i);
+    });
+    if (on.length) ticked = { key: choiceKey(form), on: on };
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!ticked) return;
+    var form = document.querySelector(".decision form.choices");
+    if (form && choiceKey(form) === ticked.key) {
+      var boxes = form.querySelectorAll("input[type=checkbox]");
+      ticked.on.forEach(function (i) {
+        if (boxes[i]) boxes[i].checked = true;
+      });
+    }
+    ticked = null;
+  });
+
   // A form sent back with errors (sign-up, sign-in, settings): start at its first invalid field, else at its
   // errors, rather than at the top of the page.
   document.addEventListener("DOMContentLoaded", function () {
