@@ -25,4 +25,5 @@ class ApiConfig(AppConfig):
         events.subscribe(events.GameFinished, stream.on_game_finished)
         events.subscribe(events.GameCancelled, stream.on_game_cancelled)
         events.subscribe(events.ChatPosted, stream.on_chat_posted)
+        events.subscribe(events.UndoAsked, stream.on_undo_asked)
         events.subscribe(events.ChangesCommitted, stream.forget_readers)

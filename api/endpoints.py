@@ -38,6 +38,8 @@ from api.schemas import (
     PlainStr,
     ProblemOut,
     ProfileOut,
+    UndoAnswerIn,
+    UndoIn,
 )
 from games import selectors, services
 from games.engine.dominion.cards import RECOMMENDED_SETS
@@ -56,6 +58,7 @@ CHAT_LIMIT = 100
 MAX_MOVE_BYTES = 4000
 
 GameId = Path(..., ge=1, le=MAX_ID, description="The game's id.")
+RequestId = Path(..., ge=1, le=MAX_ID, description="The undo request's id (``undo_request.id`` in the game's state).")
 STATUS_FILTER = Query(None, description="Only games in this status.")
 USERNAME = Path(..., max_length=150, description="The player's username.")
 LADDER_KIND = Path(..., max_length=20, description="A game kind: dominion or domaine.")
@@ -209,6 +212,40 @@ def make_move(request: Any, body: MoveIn, game_id: int = GameId) -> Any:
     game = visible_game(game_id, user)
     snap = result.snapshot if result.snapshot is not None and game.last_seq == result.game.last_seq else None
     return state_out(game, user, snap=snap)
+
+
+@router.post("/games/{game_id}/undo", response=_errors((200, GameStateOut)), auth=PLAY, tags=["play"])
+def undo(request: Any, body: UndoIn, game_id: int = GameId) -> Any:
+    """Take back your last move in your turn, as the game page's Undo does (``games.undo``).
+
+    Free while nothing hidden was shown since and nobody else was asked
+    anything; past that, 422 ``illegal_move`` (``reason``: ``undo_needs_consent``) saying why, unless
+    ``ask`` is true: the others are then asked (``undo_request`` in the
+    answer; the event stream tells them ``undo_asked``), and it is done once
+    every other person still playing allows it before the next move.
+    409 ``stale_move`` when the game moved on since ``expected_seq``.
+    """
+    user = _user(request)
+    visible_game(game_id, user)
+    if body.ask:
+        services.game_undo_ask(game_id=game_id, user=user, expected_seq=body.expected_seq)
+    else:
+        services.game_undo(game_id=game_id, user=user, expected_seq=body.expected_seq)
+    return state_out(visible_game(game_id, user), user)
+
+
+@router.post("/games/{game_id}/undo/{request_id}", response=_errors((200, GameStateOut)), auth=PLAY, tags=["play"])
+def undo_answer(request: Any, body: UndoAnswerIn, game_id: int = GameId, request_id: int = RequestId) -> Any:
+    """Allow (``agree``) or refuse another player's open request to take back moves.
+
+    The last "allow" makes the undo; one refusal ends the request. 409
+    ``game_not_active`` when the request is no longer open (a move came
+    first, or it was answered); 403 when you have no say in it.
+    """
+    user = _user(request)
+    visible_game(game_id, user)
+    services.game_undo_answer(game_id=game_id, user=user, request_id=request_id, agree=body.agree)
+    return state_out(visible_game(game_id, user), user)
 
 
 def _visible_chat(game: Game, user: User) -> Any:

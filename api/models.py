@@ -59,7 +59,7 @@ class StreamEvent(models.Model):
     with the last id seen as the cursor.
 
     Attributes:
-        kind: "started", "move", "your_move", "forfeit", "game_over", "cancelled", "chat".
+        kind: "started", "move", "your_move", "forfeit", "game_over", "cancelled", "chat", "undo_asked".
         seq: the game's ``last_seq`` when it happened.
         data: a few public details (the chat message's id, the seats to act).
     """

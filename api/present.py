@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from api.problems import Problem
 from games import selectors
 from games.models import Game, Seat
+from games.undo import open_request
 from games.viewing import seat_view
 
 if TYPE_CHECKING:
@@ -94,4 +95,15 @@ def state_out(game: Game, user: User, *, snap: Snapshot | None = None) -> dict[s
             decision = view["decision"]
         else:  # Domaine lists the open decisions, each already filtered for this viewer
             decision = next((d for d in view.get("pending", []) if d.get("player") == summary["my_seat"]), None)
-    return {"game": summary, "view": view, "decision": decision, "legal": shown.legal if summary["my_move"] else []}
+    asked = open_request(game) if game.is_active else None
+    return {
+        "game": summary,
+        "view": view,
+        "decision": decision,
+        "legal": shown.legal if summary["my_move"] else [],
+        "undo_request": (
+            {"id": asked.pk, "seat": asked.seat, "count": asked.count, "agreed": list(asked.agreed)}
+            if asked is not None
+            else None
+        ),
+    }

@@ -81,6 +81,15 @@ class GameOut(Schema):
     url: str
 
 
+class UndoRequestOut(Schema):
+    """An open request of a player to take back moves, which every other person still playing must allow."""
+
+    id: int = Field(description="Answer it at POST /games/{game_id}/undo/{id}.")
+    seat: int = Field(description="The seat asking.")
+    count: int = Field(description="How many moves it would take back.")
+    agreed: list[int] = Field(description="The seats that allowed it so far.")
+
+
 class GameStateOut(Schema):
     """A game as the caller may see it: the engine's view for the caller's seat (or a spectator's)."""
 
@@ -91,6 +100,9 @@ class GameStateOut(Schema):
     decision: dict[str, Any] | None = Field(description="The decision the caller owes now, or null.")
     legal: list[dict[str, Any]] = Field(
         description="The caller's legal moves now (Domaine plays by their first part), [] unless it is their move."
+    )
+    undo_request: UndoRequestOut | None = Field(
+        None, description="A player's open request to take back moves, which ends with the next move; or null."
     )
 
 
@@ -124,6 +136,23 @@ class MoveIn(Schema):
     expected_seq: int = Field(ge=0, le=2**31 - 1, description="The game's last_seq the move was chosen for.")
 
 
+class UndoIn(Schema):
+    """Take back your last move, for the position ``expected_seq``."""
+
+    expected_seq: int = Field(ge=0, le=2**31 - 1, description="The game's last_seq the request was made for.")
+    ask: bool = Field(
+        False,
+        description="When the others must allow it (something hidden was shown since): ask them instead of "
+        "answering 422 undo_needs_consent.",
+    )
+
+
+class UndoAnswerIn(Schema):
+    """Allow or refuse another player's request to take back moves."""
+
+    agree: bool
+
+
 class ChatIn(Schema):
     """A chat line."""
 
@@ -144,7 +173,7 @@ class StreamEventOut(Schema):
     """Something happened in one of the caller's games; read the game for what."""
 
     id: int = Field(description="The cursor: send the last one seen as ?after=.")
-    kind: str = Field(description="started, move, your_move, forfeit, game_over, cancelled or chat.")
+    kind: str = Field(description="started, move, your_move, forfeit, game_over, cancelled, chat or undo_asked.")
     game: int
     seq: int
     data: dict[str, Any]

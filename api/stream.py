@@ -95,7 +95,9 @@ def on_moves_applied(event: events.MovesApplied) -> None:
 def on_decisions_owed(event: events.DecisionsOwed) -> None:
     """Seats now owe a decision: tell their users (bot-played seats have nobody to tell)."""
     users = [s.user_id for s in event.seats if s.user_id is not None and not s.bot]
-    _write(event.game, "your_move", _readers(event.game, users))
+    # At the start (seq 0) this is the change's first event (the deal publishes it before GameStarted),
+    # so nothing earlier in the change has asked the database yet.
+    _write(event.game, "your_move", _readers(event.game, users, fresh=event.game.last_seq == 0))
 
 
 def on_seat_forfeited(event: events.SeatForfeited) -> None:
@@ -118,6 +120,17 @@ def on_chat_posted(event: events.ChatPosted) -> None:
     message = event.message
     game = Game.objects.only("id", "last_seq").get(pk=message.game_id)
     _write(game, "chat", _readers(game, fresh=True), {"message": message.pk})
+
+
+def on_undo_asked(event: events.UndoAsked) -> None:
+    """A player asked to take back moves: tell those whose answer is needed (the request is in the game's state)."""
+    users = [s.user_id for s in event.voters if s.user_id is not None]
+    _write(
+        event.game,
+        "undo_asked",
+        _readers(event.game, users, fresh=True),
+        {"seat": event.seat, "request": event.request_id},
+    )
 
 
 def latest_id(user: User) -> int:
