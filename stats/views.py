@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
 from games.engine.dominion.cards import KINGDOM_CARDS
+from ops.responses import bad_request
 from stats import selectors
 from stats.models import BAND_NAMES
 from website.db import reads_from_replica
@@ -73,9 +74,9 @@ def dominion_cards(request: HttpRequest) -> HttpResponse:
     try:
         players = _players(request)
     except ValueError:
-        return HttpResponseBadRequest(_("Players must be 2, 3 or 4."))
+        return bad_request(request, _("Players must be 2, 3 or 4."))
     if sort.lstrip("-") not in selectors.SORTS:
-        return HttpResponseBadRequest(_("Unknown sort order."))
+        return bad_request(request, _("Unknown sort order."))
     context = {
         "rows": selectors.card_table(players=players, sort=sort),
         "games": selectors.rated_games("dominion", players),
@@ -109,7 +110,7 @@ def domaine(request: HttpRequest) -> HttpResponse:
     try:
         players = _players(request)
     except ValueError:
-        return HttpResponseBadRequest(_("Players must be 2, 3 or 4."))
+        return bad_request(request, _("Players must be 2, 3 or 4."))
     context = {
         "tables": selectors.domaine_tables(players=players),
         "players": players,

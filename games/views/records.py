@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
@@ -13,6 +13,7 @@ from games.engine.undo import retracted_seqs
 from games.eventtext import describe
 from games.replay import ReplayBroken, engine_for
 from games.views.access import get_game_for_user
+from ops.responses import bad_request
 
 
 @require_safe
@@ -49,7 +50,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         step = min(max(int(request.GET.get("step", last)), 0), last)
         perspective = int(request.GET.get("seat", seat.position if seat else 0))
     except ValueError:
-        return HttpResponseBadRequest(_("Step and seat must be numbers."))
+        return bad_request(request, _("Step and seat must be numbers."))
     seats = list(game.seats.all())
     if not 0 <= perspective < len(seats):
         perspective = 0

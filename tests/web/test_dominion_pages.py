@@ -185,7 +185,11 @@ def test_the_replay_is_refused_while_the_game_runs_and_steps_once_it_is_over(cli
     assert 'rel="prev"' not in html(client.get(reverse("games:replay", args=[game.pk]) + "?step=0"))
     middle = html(client.get(reverse("games:replay", args=[game.pk]) + "?step=20&seat=1"))
     assert "Your turn" not in middle and "Your hand" not in middle
-    assert client.get(reverse("games:replay", args=[game.pk]) + "?step=x").status_code == HTTPStatus.BAD_REQUEST
+    bad = client.get(reverse("games:replay", args=[game.pk]) + "?step=x")
+    assert bad.status_code == HTTPStatus.BAD_REQUEST
+    # In the site's layout, saying what was wrong and where to go, not a bare line of text.
+    assert "Step and seat must be numbers." in html(bad) and reverse("games:lobby") in html(bad)
+    assert "<nav" in html(bad)
 
 
 def test_buying_with_the_last_buy_ends_the_turn_at_once(client, player, opponent):
