@@ -114,12 +114,13 @@ def play(rng: random.Random, players: int, running: bool) -> tuple[int, list[str
     the rare case the turn cap ends it first).
     """
     from games.engine.dominion.bots import BOTS
-    from games.engine.dominion.engine import ENGINE, PlayerView, new_state, resolve_kingdom
+    from games.engine.dominion.engine import ENGINE, PlayerView, resolve_kingdom
 
     while True:
         seed = rng.getrandbits(63)
         kingdom = resolve_kingdom("random", seed)
-        st = new_state(players, kingdom, seed)
+        # Set up as the site's replay will (its options' defaults, e.g. version 3's hidden reactions).
+        st = ENGINE.new_game({"kingdom": kingdom}, players, seed)
         st.record = False
         bots = [BOTS[rng.choice(BOT_MIX)] for _ in range(players)]
         bot_rng = random.Random(seed)
@@ -128,7 +129,7 @@ def play(rng: random.Random, players: int, running: bool) -> tuple[int, list[str
         while not st.game_over and sum(st.turns) < 400:
             if stop_at is not None and len(moves) >= stop_at and not st.open:
                 return seed, kingdom, st, moves
-            p = next(d.player for d in st.open if d.player not in st.answers) if st.open else st.current
+            p = ENGINE.pending(st)[0].player  # the engine's order (version 3 lets victims answer late)
             move = bots[p](PlayerView(st, p), bot_rng)
             text = json.dumps(move, separators=(", ", ": "))
             ENGINE.apply(st, p, move)
