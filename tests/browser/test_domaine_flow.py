@@ -115,7 +115,10 @@ def test_setup_and_turns_by_clicking(browser, live_server):
                 targets = page.locator("a.dm-target")
                 if not targets.count():
                     break
-                click_and_settle(page, targets.first)
+                # A border takes two taps: once a square is chosen, its sides come first (they may cover
+                # part of the next square, as a finger would find them).
+                edges = page.locator("a.dm-edge-target")
+                click_and_settle(page, edges.first if edges.count() else targets.first)
             empty = page.get_by_role("button", name="Play without using it")
             if empty.count():
                 # no target at all: the tick box guards the play; without it the browser keeps the form
