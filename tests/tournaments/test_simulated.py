@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from correspondence.services import settings_update
 from games.models import Game
 from ratings.models import RatingChange
 from tests.factories import UserFactory
@@ -42,6 +43,9 @@ def test_a_64_player_7_round_swiss_played_by_bots(moderator):
     t = make_tournament(moderator, name="Grand Swiss", system="swiss", rounds=7, **DOMINION)
     players = [UserFactory() for _ in range(64)]
     for u in players:
+        # Some 10,000 "your move" emails, each rendered in HTML and text, would dominate the run (and CI's
+        # time); the tournament's own emails stay on, and tests/tournaments/test_emails.py reads them.
+        settings_update(user=u, your_move="never")
         services.tournament_signup(tournament_id=t.pk, user=u)
     services.tick(now=later())
     for number in range(1, 8):
