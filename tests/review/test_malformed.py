@@ -46,7 +46,7 @@ def test_a_subscription_with_a_lone_surrogate_or_nul_is_a_400(vapid, body):
 def test_an_unsubscribe_with_a_lone_surrogate_or_nul_is_a_400(endpoint):
     client = Client(raise_request_exception=False)
     client.force_login(UserFactory())
-    body = '{"endpoint": "%s"}' % endpoint
+    body = '{"endpoint": "' + endpoint + '"}'
     response = client.post(reverse("correspondence:push_unsubscribe"), body, content_type="application/json")
     assert response.status_code == HTTPStatus.BAD_REQUEST
 
