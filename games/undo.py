@@ -62,8 +62,13 @@ def undo_plan(game: Game, position: int) -> rules.Plan:
         game.actions.filter(seq__gt=game.last_seq - LOOKBACK).order_by("seq").values_list("seq", "seat", "move")
     )
     complete = game.last_seq <= LOOKBACK and len(snap.events) < RECENT_EVENTS
+
+    def pending_at(seq: int) -> list[Any]:
+        # Asked only when another player owes an answer now (one replay, milliseconds).
+        return engine.pending(replay(game, engine, upto=seq).state)
+
     try:
-        return rules.plan(engine, snap.state, position, rows, snap.events, complete=complete)
+        return rules.plan(engine, snap.state, position, rows, snap.events, complete=complete, pending_at=pending_at)
     except IllegalMove as exc:
         raise IllegalMove(str(_REFUSALS.get(exc.code, exc.reason)), exc.code) from None
 
