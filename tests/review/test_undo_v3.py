@@ -7,6 +7,7 @@ import pytest
 from games import services
 from games.engine.dominion.standing import ASK_ALL
 from games.models import Action, UndoRequest
+from games.engine.golden import check_record, record_game
 from games.replay_check import check_games
 from stats.services import measure
 from tests.web.test_standing import _game, _move, dealt  # noqa: F401 - the fixture
@@ -55,3 +56,33 @@ def test_the_attacker_takes_back_a_buy_while_the_victim_still_owes(dealt, settin
     numbers = measure(game)
     assert numbers is not None and numbers.bought[0].get("Gold", 0) == 0 and numbers.bought[0]["Silver"] == 1
     assert Action.objects.filter(game=game, move__act="undo").count() == 2
+
+
+def test_a_finished_records_undo_and_standing_moves_feed_the_golden_tools(dealt, settings, client, player, opponent):  # noqa: F811
+    settings.HERALD_FORCED_MOVE_GRACE = 30
+    game = _move(_game(player, opponent), player, act="play", card="Village")
+    game = _move(game, player, act="play", card="Militia")  # Bob's Moat revealed for him (standing answer)
+    game = _move(game, player, act="play", card="Market")
+    game = _move(game, player, act="play_treasures")
+    game = _move(game, player, act="buy", card="Gold")
+    game = _undo(game, player)
+    game = _move(game, player, act="buy", card="Silver")
+    services.game_resign(game_id=game.pk, user=opponent)
+    game.refresh_from_db()
+    record = services.game_record(game)
+    assert any(m.get("standing") for m in record["moves"]) and record["retracted"]
+    golden = record_game(
+        record["kind"],
+        record["engine_version"],
+        record["options"],
+        record["seed"],
+        len(record["players"]),
+        record["moves"],
+    )
+    assert check_record(golden) == []
+    assert [r.ok for r in check_games([game.pk])] == [True]
+    client.force_login(player)
+    undo_seq = next(m["seq"] for m in record["moves"] if m.get("act") == "undo")
+    page = client.get(f"/games/{game.pk}/replay?step={undo_seq - 1}").content.decode()
+    assert f"This move was taken back at move {undo_seq}." in page
+    assert client.get(f"/games/{game.pk}/record.json").status_code == 200
