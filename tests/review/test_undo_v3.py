@@ -6,8 +6,8 @@ import pytest
 
 from games import services
 from games.engine.dominion.standing import ASK_ALL
-from games.models import Action, UndoRequest
 from games.engine.golden import check_record, record_game
+from games.models import Action, UndoRequest
 from games.replay_check import check_games
 from stats.services import measure
 from tests.web.test_standing import _game, _move, dealt  # noqa: F401 - the fixture
