@@ -150,17 +150,20 @@ def automatic_moves(
     standing = {s.position: ({} if s.bot_played else s.standing) for s in seats}
     marked: set[int] = set()
     start = len(applied)
+    held = False  # the forced move waits out a grace: only standing answers are made meanwhile
     while len(applied) - start < MAX_FORCED_MOVES and not engine.is_over(state):
-        auto = automatic_move(engine, state, standing)
+        auto = automatic_move(engine, state, standing, forced=not held)
         if auto is None:
             break
         seat, move, is_standing = auto
         if game is not None and grace_for == seat and not is_standing and settings.HERALD_FORCED_MOVE_GRACE > 0:
             game.forced_due = timezone.now() + timedelta(seconds=settings.HERALD_FORCED_MOVE_GRACE)
-            break
+            held = True
+            continue
         if game is not None and running is not None and not is_standing and seat != grace_for:
             game.forced_due = running  # someone else's grace, still running: it keeps its end
-            break
+            held = True
+            continue
         if is_standing:
             marked.add(len(applied))
         applied.append((seat, move, engine.apply(state, seat, move)))
