@@ -88,14 +88,6 @@ def test_a_finished_records_undo_and_standing_moves_feed_the_golden_tools(dealt,
     assert client.get(f"/games/{game.pk}/record.json").status_code == 200
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "games.undo._append_undo goes back to the position after move N but does not run "
-        "games.moves.automatic_moves there: a question a player's standing answers (changed since "
-        "move N, on the game page) now settle stays open, and that player is asked and clocked again"
-    ),
-)
 def test_after_an_undo_a_question_the_standing_answers_settle_is_answered(dealt, settings, client, player, opponent):  # noqa: F811
     settings.HERALD_FORCED_MOVE_GRACE = 30
     opponent.standing_answers = ASK_ALL
@@ -112,3 +104,5 @@ def test_after_an_undo_a_question_the_standing_answers_settle_is_answered(dealt,
     services.game_undo_answer(game_id=game.pk, user=opponent, request_id=asked.pk, agree=True)
     game.refresh_from_db()
     assert game.to_act == [0], "Bob's standing answers settle his questions again at once"
+    assert [r.ok for r in check_games([game.pk])] == [True]
+    assert Action.objects.filter(game=game, standing=True).count() == 4, "two answers, made again after the undo"
