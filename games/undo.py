@@ -21,8 +21,10 @@ the game stays at the seq it was asked at. All timestamps are UTC.
 
 from __future__ import annotations
 
+import pickle
 from typing import TYPE_CHECKING, Any
 
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -36,7 +38,7 @@ from games.fanout import on_commit_cache_and_fan_out, on_commit_fan_out
 from games.locking import lock_game
 from games.models import Action, Game, Seat, UndoRequest
 from games.moves import MoveResult, automatic_moves
-from games.replay import RECENT_EVENTS, ReplayBroken, Snapshot, engine_for, replay, snapshot_at
+from games.replay import RECENT_EVENTS, ReplayBroken, Snapshot, engine_for, replay, snapshot_at, state_key
 from games.turns import update_turn_fields
 
 if TYPE_CHECKING:
@@ -64,8 +66,11 @@ def undo_plan(game: Game, position: int) -> rules.Plan:
     complete = game.last_seq <= LOOKBACK and len(snap.events) < RECENT_EVENTS
 
     def pending_at(seq: int) -> list[Any]:
-        # Asked only when another player owes an answer now (one replay, milliseconds).
-        return engine.pending(replay(game, engine, upto=seq).state)
+        # Asked only when another player owes an answer now: the position's cached
+        # snapshot (it was the game's latest once), else one replay (milliseconds).
+        blob = cache.get(state_key(game, seq, engine.version))
+        snap_then = pickle.loads(blob) if blob is not None else replay(game, engine, upto=seq)  # noqa: S301 - our cache
+        return engine.pending(snap_then.state)
 
     try:
         return rules.plan(engine, snap.state, position, rows, snap.events, complete=complete, pending_at=pending_at)
