@@ -16,15 +16,6 @@ from tests.undo.helpers import DRAWERS, advance, drawer_in_hand, user_of
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "games.undo._voters counts a bot account (a user) as a person who must agree, but the API has no "
-        "endpoint to answer an undo request and its event stream does not listen to UndoAsked: the request "
-        "waits until the next move. Either the API gets an undo-answer endpoint and an 'undo_asked' stream "
-        "event, or bot accounts agree at once like the site's bots (a policy choice for rated bot games)."
-    ),
-)
 def test_a_bot_account_hears_of_and_can_answer_an_undo_request():
     person, robo = UserFactory(username="ann"), user_make_bot(user=UserFactory(username="robo"))
     game = advance(make_game(person, robo, kind="dominion", options={"kingdom": "First Game"}), drawer_in_hand)
@@ -39,6 +30,6 @@ def test_a_bot_account_hears_of_and_can_answer_an_undo_request():
     asked = services.game_undo_ask(game_id=game.pk, user=user_of(game, p), expected_seq=game.last_seq)
     if isinstance(asked, UndoRequest):
         assert StreamEvent.objects.filter(user=bot_user, kind="undo_asked").exists(), "the bot is not told"
-        answer = client.post(f"/games/{game.pk}/undo/answer", {"request": asked.pk, "agree": True})
+        answer = client.post(f"/games/{game.pk}/undo/{asked.pk}", {"agree": True})
         assert answer.status_code == 200, "the bot cannot answer"
     assert not UndoRequest.objects.filter(game=game, status=UndoRequest.Status.OPEN).exists()
