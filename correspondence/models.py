@@ -22,7 +22,8 @@ class Notification(models.Model):
         seq: the sequence number the event is about: the game's ``last_seq``
             when it became the user's move, the clock's start for a
             warning, the chat message id for chat, the forfeited seat's
-            position for a timeout or resignation; with (user, game, kind)
+            position for a timeout or resignation, the request id for an undo
+            request; with (user, game, kind)
             it makes the event's key, so each event is sent at most once.
         data: what the email needs beyond the game (``{"position": 2}`` for
             a timeout).

@@ -92,8 +92,12 @@ def notify_your_move(*, game: Game, seats: Iterable[Seat]) -> None:
 
 
 def notify_undo_asked(*, game: Game, request_id: int, seat: int, voters: Iterable[Seat]) -> None:
-    """Owe "X asks to take back a move: allow it?" to each of ``voters`` (keyed on the position asked at)."""
-    _notify([s.user_id for s in voters], game, Kind.UNDO_ASKED, game.last_seq, {"request": request_id, "seat": seat})
+    """Owe "X asks to take back a move: allow it?" to each of ``voters``, keyed on the request.
+
+    Not on the position asked at: a request asked again after a decline, at
+    the same position, is a new question and gets its own email and push.
+    """
+    _notify([s.user_id for s in voters], game, Kind.UNDO_ASKED, request_id, {"request": request_id, "seat": seat})
 
 
 def notify_game_started(*, game: Game, except_user_id: int | None = None) -> None:

@@ -99,6 +99,19 @@ def _check_endpoint(endpoint: str) -> None:
         raise InvalidSubscription("The endpoint is not on a known push service.")
 
 
+def storable(text: str) -> bool:
+    """True when ``text`` can be stored and sent: UTF-8 encodable (no lone surrogate) and printable (no NUL).
+
+    A lone surrogate fails every database's encoding, a NUL PostgreSQL's text
+    columns: both were a 500 rather than the caller's 400.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return text.isprintable()
+
+
 def subscription_save(*, user: User, data: Any) -> PushSubscription:
     """Keep a browser's subscription (``PushSubscription.toJSON()``: endpoint and keys) for ``user``.
 
@@ -112,6 +125,8 @@ def subscription_save(*, user: User, data: Any) -> PushSubscription:
     p256dh, auth = keys.get("p256dh"), keys.get("auth")
     if not all(isinstance(v, str) and v for v in (endpoint, p256dh, auth)):
         raise InvalidSubscription("A subscription has an endpoint and keys.")
+    if not all(storable(v) for v in (endpoint, p256dh, auth)):
+        raise InvalidSubscription("The subscription holds characters no URL or key has.")
     if len(endpoint) > 1000 or len(p256dh) > 200 or len(auth) > 100:
         raise InvalidSubscription("The subscription is too long.")
     _check_endpoint(endpoint)

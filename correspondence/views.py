@@ -151,7 +151,7 @@ def push_unsubscribe(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Forget this browser's subscription (``{"endpoint": ...}``): 204 whether or not it was known."""
     data = _posted_json(request)
     endpoint = data.get("endpoint") if isinstance(data, dict) else None
-    if not isinstance(endpoint, str):
+    if not isinstance(endpoint, str) or not push.storable(endpoint):
         return HttpResponseBadRequest(_("An endpoint is needed."))
     push.subscription_delete(user=request.user, endpoint=endpoint)
     return HttpResponse(status=HTTPStatus.NO_CONTENT)

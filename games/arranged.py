@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from games.engine.core import InvalidOptions
 from games.engine.registry import get_engine
-from games.lifecycle import _game_start, seat_forfeit_locked
+from games.lifecycle import game_start_locked, seat_forfeit_locked
 from games.locking import lock_game
 from games.models import Game, Seat
 
@@ -94,7 +94,7 @@ def game_create_arranged(
             max_players=len(users),
         )
         Seat.objects.bulk_create(Seat(game=game, position=i, user=u) for i, u in enumerate(users))
-        _game_start(game, engine, started_by=None, shuffle=False)
+        game_start_locked(game, engine, started_by=None, shuffle=False)
     return game
 
 

@@ -26,6 +26,7 @@ import logging
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.locking import lock_game
@@ -41,12 +42,17 @@ def game_forced_move(*, game_id: int, now: datetime | None = None) -> bool:
 
     Nothing happens if the game has no overdue forced move (the player ended
     the turn or took the move back meanwhile, or the grace is not over: an
-    eager task runs at once, before it is due). Returns True if a move was made.
+    eager task runs at once, before it is due). A game whose deadline passed
+    inside the grace gets its forced move at once. Returns True if a move was made.
     """
     now = now or timezone.now()
     with transaction.atomic():
         game = lock_game(game_id)
-        if not game.is_active or game.forced_due is None or game.forced_due > now:
+        if not game.is_active or game.forced_due is None:
+            return False
+        if game.forced_due > now and (game.deadline is None or game.deadline > now):
+            # Not yet; but a clock that ran out inside the grace ends it: the player moved in time,
+            # and the move held back is theirs, not a timeout (the sweep makes these before timeouts).
             return False
         forced = engine_for(game).forced_move(state_at(game))
         if forced is None:  # nothing is forced any more: a stale mark
@@ -58,9 +64,14 @@ def game_forced_move(*, game_id: int, now: datetime | None = None) -> bool:
 
 
 def forced_moves_due(now: datetime, limit: int = 200) -> int:
-    """Make every forced move whose grace ended by ``now`` (the sweep's backstop); return how many."""
+    """Make every forced move whose grace ended by ``now``, or whose game's clock ran out first; return how many.
+
+    The sweep calls it before it applies the timeout rule, so a player whose
+    clock ends inside the grace after their last Buy is not timed out.
+    """
     made = 0
-    due = Game.objects.filter(status=Game.Status.ACTIVE, forced_due__lte=now).order_by("forced_due")
+    waiting = Game.objects.filter(status=Game.Status.ACTIVE, forced_due__isnull=False)
+    due = waiting.filter(Q(forced_due__lte=now) | Q(deadline__lte=now)).order_by("forced_due")
     for game_id in list(due.values_list("pk", flat=True)[:limit]):
         try:
             made += game_forced_move(game_id=game_id, now=now)

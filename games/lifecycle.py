@@ -160,7 +160,7 @@ def game_create(
             events.publish(events.PlayersInvited(game=game, user_ids=asked, by_id=creator.pk))
             on_commit_fan_out(game, since=since, bot_to_act=False)
         if 1 + len(bots) == players:
-            _game_start(game, engine, started_by=creator)
+            game_start_locked(game, engine, started_by=creator)
     return game
 
 
@@ -202,7 +202,7 @@ def game_join(*, game_id: int, user: User) -> Game:
             raise CannotJoin(_("This game is full."))
         Seat.objects.create(game=game, position=free[0], user=user)
         if len(free) == 1:
-            _game_start(game, get_engine(game.kind), started_by=user)
+            game_start_locked(game, get_engine(game.kind), started_by=user)
     return game
 
 
@@ -257,7 +257,7 @@ def game_cancel(*, game_id: int, user: User) -> Game:
     return game
 
 
-def _game_start(game: Game, engine: Engine, *, started_by: User | None = None, shuffle: bool = True) -> None:
+def game_start_locked(game: Game, engine: Engine, *, started_by: User | None = None, shuffle: bool = True) -> None:
     """Shuffle the seats (unless ``shuffle`` is False), make the options concrete and deal. Caller holds the lock.
 
     ``started_by``: whoever filled the last seat (or created a game against

@@ -147,6 +147,7 @@ def automatic_moves(
     *,
     game: Game | None = None,
     grace_for: int | None = None,
+    running: Any = None,
 ) -> set[int]:
     """Make the moves nobody needs to think about, appending ``(seat, move, events)`` to ``applied``.
 
@@ -162,20 +163,31 @@ def automatic_moves(
     ``games.grace``), so a misclicked Buy can be taken back before the
     clean-up draws the next hand.
 
+    ``running``: when another player's grace was still running before this
+    change (the old ``game.forced_due``, UTC), their forced move keeps
+    waiting until then: a victim's late answer to an attack (version 3)
+    must not end the attacker's turn inside the attacker's grace.
+
     Returns:
         The indexes in ``applied`` of the moves made as standing answers.
     """
     standing = {s.position: ({} if s.bot_played else s.standing) for s in seats}
     marked: set[int] = set()
     start = len(applied)
+    held = False  # the forced move waits out a grace: only standing answers are made meanwhile
     while len(applied) - start < MAX_FORCED_MOVES and not engine.is_over(state):
-        auto = automatic_move(engine, state, standing)
+        auto = automatic_move(engine, state, standing, forced=not held)
         if auto is None:
             break
         seat, move, is_standing = auto
         if game is not None and grace_for == seat and not is_standing and settings.HERALD_FORCED_MOVE_GRACE > 0:
             game.forced_due = timezone.now() + timedelta(seconds=settings.HERALD_FORCED_MOVE_GRACE)
-            break
+            held = True
+            continue
+        if game is not None and running is not None and not is_standing and seat != grace_for:
+            game.forced_due = running  # someone else's grace, still running: it keeps its end
+            held = True
+            continue
         if is_standing:
             marked.add(len(applied))
         applied.append((seat, move, engine.apply(state, seat, move)))
@@ -223,8 +235,11 @@ def apply_move(
     if seats is None:
         seats = list(game.seats.select_related("user").order_by("position"))
     applied = [(position, move, applied_events)]
+    running = game.forced_due if game.forced_due is not None and game.forced_due > timezone.now() else None
     game.forced_due = None
-    standing_seqs = automatic_moves(engine, state, seats, applied, game=game, grace_for=position if grace else None)
+    standing_seqs = automatic_moves(
+        engine, state, seats, applied, game=game, grace_for=position if grace else None, running=running
+    )
     return _record(game, engine, snap, applied, standing_seqs, seats, since, answering_only(before))
 
 
@@ -305,7 +320,8 @@ def game_standing_set(*, game_id: int, user: User, settings: dict[str, Any]) -> 
         snap = snapshot_at(game)
         answering = answering_only(engine.pending(snap.state))
         applied: list[Any] = []
-        marked = automatic_moves(engine, snap.state, seats, applied)
+        running = game.forced_due if game.forced_due is not None and game.forced_due > timezone.now() else None
+        marked = automatic_moves(engine, snap.state, seats, applied, game=game, running=running)
         if not applied:
             return None
         return _record(game, engine, snap, applied, marked, seats, since, answering)

@@ -21,8 +21,10 @@ the game stays at the seq it was asked at. All timestamps are UTC.
 
 from __future__ import annotations
 
+import pickle
 from typing import TYPE_CHECKING, Any
 
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -35,8 +37,8 @@ from games.errors import AccountRestricted, GameNotActive, NotYourMove, StaleMov
 from games.fanout import on_commit_cache_and_fan_out, on_commit_fan_out
 from games.locking import lock_game
 from games.models import Action, Game, Seat, UndoRequest
-from games.moves import MoveResult
-from games.replay import RECENT_EVENTS, ReplayBroken, engine_for, replay, snapshot_at
+from games.moves import MoveResult, automatic_moves
+from games.replay import RECENT_EVENTS, ReplayBroken, Snapshot, engine_for, replay, snapshot_at, state_key
 from games.turns import update_turn_fields
 
 if TYPE_CHECKING:
@@ -62,8 +64,16 @@ def undo_plan(game: Game, position: int) -> rules.Plan:
         game.actions.filter(seq__gt=game.last_seq - LOOKBACK).order_by("seq").values_list("seq", "seat", "move")
     )
     complete = game.last_seq <= LOOKBACK and len(snap.events) < RECENT_EVENTS
+
+    def pending_at(seq: int) -> list[Any]:
+        # Asked only when another player owes an answer now: the position's cached
+        # snapshot (it was the game's latest once), else one replay (milliseconds).
+        blob = cache.get(state_key(game, seq, engine.version))
+        snap_then = pickle.loads(blob) if blob is not None else replay(game, engine, upto=seq)  # noqa: S301 - our cache
+        return engine.pending(snap_then.state)
+
     try:
-        return rules.plan(engine, snap.state, position, rows, snap.events, complete=complete)
+        return rules.plan(engine, snap.state, position, rows, snap.events, complete=complete, pending_at=pending_at)
     except IllegalMove as exc:
         raise IllegalMove(str(_REFUSALS.get(exc.code, exc.reason)), exc.code) from None
 
@@ -244,13 +254,25 @@ def _append_undo(game: Game, position: int, plan: rules.Plan, *, seats: list[Sea
     game.forced_due = None  # a deferred End turn belonged to the position taken back
     # One replay (milliseconds): the position and the log's events exactly as any later replay gives them.
     snap = replay(game, engine)
+    # Standing answers changed since move N settle its open questions now, as after any move.
+    applied: list[Any] = []
+    marked = automatic_moves(engine, snap.state, seats, applied, game=game)
+    if applied:
+        Action.objects.bulk_create(
+            Action(game=game, seq=seq + 1 + i, seat=s, move=m, standing=i in marked)
+            for i, (s, m, _evs) in enumerate(applied)
+        )
+        game.last_seq = seq + len(applied)
+        added = [(seq + 1 + i, e) for i, (_s, _m, evs) in enumerate(applied) for e in evs]
+        snap = Snapshot(snap.state, (snap.events + added)[-RECENT_EVENTS:])
     UndoRequest.objects.filter(game=game, status=UndoRequest.Status.OPEN).update(status=UndoRequest.Status.LAPSED)
-    events.publish(events.MovesApplied(game=game, first_seq=seq, moves=[(position, entry)]))
+    moved = [(position, entry)] + [(s, m) for s, m, _evs in applied]
+    events.publish(events.MovesApplied(game=game, first_seq=seq, moves=moved))
     update_turn_fields(game, engine, snap.state, seats=seats)
     game.save(update_fields=["last_seq", "to_act", "deadline", "forced_due"])
     on_commit_cache_and_fan_out(game, engine, snap, since=since, seats=seats)
-    undo_events = [e for s, e in snap.events if s == seq]
-    return MoveResult(game=game, seq=seq, events=undo_events, snapshot=snap, seats=seats)
+    undo_events = [e for s, e in snap.events if s >= seq]
+    return MoveResult(game=game, seq=game.last_seq, events=undo_events, snapshot=snap, seats=seats)
 
 
 def undo_context(game: Game, seat: Seat | None, seats: list[Seat]) -> dict[str, Any] | None:

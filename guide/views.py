@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST, require_safe
 
@@ -78,9 +78,13 @@ def hints_toggle(request: HttpRequest) -> HttpResponse:
     """
     off = request.POST.get("hints") == "off"
     target = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=False):
+    # A local path only ("x" would be read as a URL name by redirect(): a 500), no control characters.
+    local = target.startswith("/") and target.isprintable()
+    if not local or not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=False
+    ):
         target = "/rules/"
-    response = redirect(target)
+    response = HttpResponseRedirect(target)
     if off:
         response.set_cookie(HINTS_COOKIE, "off", max_age=HINTS_COOKIE_AGE, samesite="Lax", httponly=True)
     else:

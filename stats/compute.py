@@ -37,6 +37,7 @@ from typing import Any
 from games.engine.core import Engine
 from games.engine.dominion.cards import COINS, TREASURES
 from games.engine.dominion.engine import score as dominion_score
+from games.engine.undo import is_undo, retracted_seqs
 
 #: The kinds of game measured (any other kind gets seat rows only).
 KINDS = ("dominion", "domaine")
@@ -86,11 +87,22 @@ def game_numbers(
         ValueError: an unknown kind.
     """
     state = engine.new_game(options, players, seed)
+    moves = live_moves(moves)
     if kind == "dominion":
         return _dominion(state, engine, moves)
     if kind == "domaine":
         return _domaine(state, engine, moves)
     raise ValueError(f"no statistics for {kind!r}")
+
+
+def live_moves(moves: list[tuple[int, dict]]) -> list[tuple[int, dict]]:
+    """The moves that stand (``(seat, move)`` in log order): undo entries and the moves they took back dropped.
+
+    A log's seqs are 1, 2, ... in order (append-only), so the n-th entry is move ``n``
+    (the numbering an undo entry's ``to`` uses, ``games.engine.undo``).
+    """
+    gone = retracted_seqs((seq, move) for seq, (_seat, move) in enumerate(moves, 1))
+    return [(seat, move) for seq, (seat, move) in enumerate(moves, 1) if seq not in gone and not is_undo(move)]
 
 
 def _dominion_point(st: Any, p: int) -> list[int]:

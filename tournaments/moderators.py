@@ -168,7 +168,7 @@ def entry_remove(*, moderator: User, tournament_id: int, user: User, reason: str
         )
 
 
-def result_adjust(*, moderator: User, seat_id: int, points: float, reason: str = "") -> TableSeat:
+def result_adjust(*, moderator: User, tournament_id: int, seat_id: int, points: float, reason: str = "") -> TableSeat:
     """Set the tournament points a player got at one table; audited as ``tournament_adjust``.
 
     The game's own result (and rating) is unchanged: this corrects the
@@ -177,13 +177,19 @@ def result_adjust(*, moderator: User, seat_id: int, points: float, reason: str =
     when every seat has points.
 
     Raises:
-        PermissionDenied, TournamentError (no such seat, points outside 0..1, tournament cancelled).
+        PermissionDenied, TournamentError (no such seat in ``tournament_id``, points outside 0..1,
+            tournament cancelled).
     """
     require(moderator, PERM_GAMES)
     if not 0 <= points <= 1:
         raise TournamentError(_("Points at a table are between 0 and 1."))
     with transaction.atomic():
-        seat = TableSeat.objects.select_related("table__round__tournament", "entry").filter(pk=seat_id).first()
+        # Of the tournament whose page the moderator acted on: a seat id from another is "no such result".
+        seat = (
+            TableSeat.objects.select_related("table__round__tournament", "entry")
+            .filter(pk=seat_id, table__round__tournament_id=tournament_id)
+            .first()
+        )
         if seat is None:
             raise TournamentError(_("There is no such result."))
         tournament = lock_tournament(seat.table.round.tournament_id)

@@ -79,6 +79,9 @@ def signup_refusal(tournament: Tournament, user: User, now: datetime | None = No
         return _("Your account is suspended.")
     if (tournament.rated or tournament.verified_only) and not has_verified_email(user):
         return _("Verify your email address before signing up.")
+    if tournament.rated and user.bot_account and not settings.HERALD_RATE_BOT_ACCOUNTS:
+        # Its games would pair the bot with people, rated (games.lifecycle refuses that for a join).
+        return _("Rated games do not pair bot accounts with people.")
     if tournament.max_players and tournament.entries.count() >= tournament.max_players:
         return _("This tournament is full.")
     if tournament.min_rating is not None or tournament.max_rating is not None:

@@ -148,6 +148,7 @@ def tournament_adjust(request: HttpRequest, tournament_id: int) -> HttpResponse:
     try:
         moderators.result_adjust(
             moderator=request.user,
+            tournament_id=tournament_id,
             seat_id=form.cleaned_data["seat"],
             points=form.cleaned_data["points"],
             reason=form.cleaned_data["reason"],

@@ -371,7 +371,9 @@ class Engine(Protocol):
     def normalize_options(self, options: dict[str, Any], players: int, seed: int) -> dict[str, Any]: ...
 
 
-def automatic_move(engine: Any, state: Any, standing: dict[int, Any]) -> tuple[int, Move, bool] | None:
+def automatic_move(
+    engine: Any, state: Any, standing: dict[int, Any], *, forced: bool = True
+) -> tuple[int, Move, bool] | None:
     """The next move the site makes without asking anyone, or None.
 
     Shared by the site's move path (``games.moves``) and ``bench/waits.py``,
@@ -385,13 +387,16 @@ def automatic_move(engine: Any, state: Any, standing: dict[int, Any]) -> tuple[i
         engine: the game's engine.
         state: the state now (not changed here).
         standing: seat -> that seat's standing-answer settings (JSON data).
+        forced: False while the move that needs no thought waits (the site's
+            grace before End turn): only standing answers are made then.
 
     Returns:
         ``(seat, move, is_standing_answer)`` or None.
     """
-    forced = engine.forced_move(state)
-    if forced is not None:
-        return forced[0], forced[1], False
+    if forced:
+        move = engine.forced_move(state)
+        if move is not None:
+            return move[0], move[1], False
     answer = getattr(engine, "standing_move", None)
     if answer is None or not standing:
         return None

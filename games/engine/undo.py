@@ -22,7 +22,7 @@ Pure Python: no Django, no I/O, no clock.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -192,6 +192,7 @@ def plan(
     events: list[tuple[int, Event]],
     *,
     complete: bool,
+    pending_at: Callable[[int], list[Any]] | None = None,
 ) -> Plan:
     """Plan taking back ``player``'s last move of the current turn, with every move made after it.
 
@@ -203,6 +204,11 @@ def plan(
         events: ``(seq, Event)`` of the log's last entries, oldest first, unfiltered.
         complete: ``rows`` start at the log's first entry (seq 1), and ``events``
             hold every event of those rows.
+        pending_at: the decisions the game waited on after move N (``engine.pending``
+            of that position), if the caller can tell: another player's open
+            question that was already open before the move taken back was not
+            asked since (an attack's answer owed while the attacker plays on,
+            Dominion version 3), so it does not need that player's consent.
 
     Returns:
         A :class:`Plan`.
@@ -243,6 +249,7 @@ def plan(
             why = why or ASKED
         elif barrier == REVEALED:
             why = REVEALED
-    if not why and any(d.player != player for d in engine.pending(state)):
+    others = [d for d in engine.pending(state) if d.player != player] if not why else []
+    if others and (pending_at is None or others != [d for d in pending_at(to) if d.player != player]):
         why = ASKED
     return Plan(to=to, count=len(live) - last, why=why)

@@ -179,3 +179,25 @@ def test_without_beat_a_page_request_starts_a_tournament_whose_time_came(client,
     page = client.get(reverse("tournaments:list")).content.decode()
     t.refresh_from_db()
     assert t.status == "running" and "Spring Cup" in page
+
+
+def test_a_tournament_games_page_links_back_to_its_tournament_and_round(client, moderator):
+    t = make_tournament(moderator, name="Winter Swiss", system="swiss", rounds=1)
+    players = [UserFactory() for _ in range(2)]
+    for u in players:
+        services.tournament_signup(tournament_id=t.pk, user=u)
+    services.tick(now=later())
+    table = Table.objects.get(round__tournament=t)
+    client.force_login(players[0])
+    page = client.get(table.game.get_absolute_url()).content.decode()
+    assert f'Round 1 of <a href="{t.get_absolute_url()}">Winter Swiss</a>' in page
+    other = games.game_create(
+        creator=players[0],
+        kind="counter",
+        options={},
+        players=2,
+        rated=False,
+        private=False,
+        time_per_move=games.TIME_CONTROLS[0],
+    )
+    assert "tournament-of-game" not in client.get(other.get_absolute_url()).content.decode()

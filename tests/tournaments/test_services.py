@@ -152,14 +152,23 @@ def test_moderator_actions_are_audited(moderator):
     seat = Game.objects.get(tournament_table__seats__entry=entry).seats.get(user=users[1])
     assert seat.forfeited_by_moderator
     ts = TableSeat.objects.filter(table__round__tournament=t).exclude(entry=entry).first()
-    moderators.result_adjust(moderator=moderator, seat_id=ts.pk, points=0.5, reason="misclick")
+    other = make_tournament(moderator, name="Another")
+    with pytest.raises(services.TournamentError, match="no such result"):  # a seat of another tournament
+        moderators.result_adjust(moderator=moderator, tournament_id=other.pk, seat_id=ts.pk, points=1, reason="x")
+    moderators.result_adjust(moderator=moderator, tournament_id=t.pk, seat_id=ts.pk, points=0.5, reason="misclick")
     ts.refresh_from_db()
     assert ts.points == 0.5 and ts.adjusted
     moderators.tournament_cancel(moderator=moderator, tournament_id=t.pk, reason="test")
     t.refresh_from_db()
     assert t.status == "cancelled"
     actions = list(ModerationAction.objects.order_by("pk").values_list("action", flat=True))
-    assert actions == ["tournament_create", "tournament_remove", "tournament_adjust", "tournament_cancel"]
+    assert actions == [
+        "tournament_create",
+        "tournament_remove",
+        "tournament_create",
+        "tournament_adjust",
+        "tournament_cancel",
+    ]
 
 
 @pytest.mark.django_db(transaction=True)

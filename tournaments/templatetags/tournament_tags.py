@@ -6,9 +6,12 @@ from datetime import timedelta
 
 from django import template
 from django.utils.formats import number_format
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
 
 from games.forms import time_control_label
 from games.i18n import game_name
+from tournaments.models import Table
 
 register = template.Library()
 
@@ -32,3 +35,24 @@ def time_control(value: timedelta) -> str:
 def kind_name(kind: str) -> str:
     """The game's name in the active language ("Dominion")."""
     return str(game_name(kind))
+
+
+@register.simple_tag
+def tournament_of_game(game: object) -> str:
+    """A line linking a tournament game's page back to its tournament and round ("" for any other game).
+
+    Loaded by the game page (``templates/games/game.html``), so ``games``
+    never imports tournaments; one indexed query per page.
+    """
+    table = Table.objects.filter(game_id=getattr(game, "pk", None)).select_related("round__tournament").first()
+    if table is None:
+        return ""
+    tournament = table.round.tournament
+    return format_html(
+        '<p class="tournament-of-game">{}</p>',
+        format_html(
+            _("Round {round} of {tournament}"),
+            round=table.round.number,
+            tournament=format_html('<a href="{}">{}</a>', tournament.get_absolute_url(), tournament.name),
+        ),
+    )
