@@ -154,3 +154,9 @@ def test_a_change_never_uses_another_changes_token_holders(game: Game, player: A
     stream._last.ids = {player.pk}
     services.chat_post(game_id=game.pk, user=player, text="hello")
     assert not StreamEvent.objects.exists()
+
+
+def test_the_bare_api_address_leads_to_its_browsable_docs(client: Any) -> None:
+    response = client.get("/api/v1/")
+    assert response.status_code == 302 and response["Location"] == "/api/v1/docs"
+    assert client.get(response["Location"]).status_code == 200

@@ -186,3 +186,16 @@ def test_the_new_game_form_shows_only_the_seats_the_chosen_number_of_players_has
     page.select_option("#id_players", "4")
     assert page.is_visible("#id_seat_3") and page.is_visible("#id_seat_4")
     page.close()
+
+
+def test_the_report_link_beside_a_players_name_reads_apart_from_the_name(browser, live_server):
+    game = make_game(UserFactory(), UserFactory())
+    page = browser.new_page()
+    sign_in(page, live_server, user_to_move(game).username)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    report = page.locator("table .report-link").first
+    name = page.locator("table td a:not(.report-link)").first
+    style = "e => [getComputedStyle(e).fontWeight, parseFloat(getComputedStyle(e).fontSize)]"
+    (report_weight, report_size), (name_weight, name_size) = report.evaluate(style), name.evaluate(style)
+    assert report_weight == "400" and report_size < name_size, (report_weight, report_size, name_weight, name_size)
+    page.close()

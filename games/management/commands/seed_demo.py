@@ -1,4 +1,4 @@
-"""``manage.py seed_demo``: demo users and a Dominion game in progress, for development."""
+"""``manage.py seed_demo``: demo users, a Dominion game in progress and a finished one, for development."""
 
 from __future__ import annotations
 
@@ -17,17 +17,20 @@ from games.models import Game
 DEMO_USERS = ["alice", "bob", "carol"]
 DEMO_PASSWORD = "herald-demo-password"
 DEMO_MOVES = 12
+#: Enough moves for two Big Money players to finish a "First Game" (they take about 300).
+FINISH_MOVES = 3000
 
 
 class Command(BaseCommand):
-    """Create alice, bob and carol (verified emails) and a Dominion game between alice and bob.
+    """Create alice, bob and carol (verified emails), a Dominion game between alice and bob in progress,
+    and a finished rated one between carol and bob (for the result page, its charts and /stats/).
 
-    Safe to run again: users get their password reset, and the game is made
-    only if alice has no running game yet. The game is skipped while the
-    Dominion engine is missing.
+    Safe to run again: users get their password reset, the running game is
+    made only if alice has no running game yet, the finished one only if
+    carol has none. The games are skipped while the Dominion engine is missing.
     """
 
-    help = "Create demo users (alice, bob, carol) and a Dominion game in progress."
+    help = "Create demo users (alice, bob, carol), a Dominion game in progress and a finished one."
 
     def handle(self, *args: Any, **options: Any) -> None:
         """Create or refresh the demo data and print how to sign in."""
@@ -50,7 +53,8 @@ class Command(BaseCommand):
         except ImportError:
             self.stdout.write("Dominion engine not available yet: no demo game.")
             return
-        alice, bob = users["alice"], users["bob"]
+        alice, bob, carol = users["alice"], users["bob"], users["carol"]
+        self._finished_game(engine, carol, bob)
         existing = Game.objects.filter(status=Game.Status.ACTIVE, seats__user=alice).first()
         if existing:
             self.stdout.write(f"Demo game already running: /games/{existing.pk}/")
@@ -68,14 +72,33 @@ class Command(BaseCommand):
         self._play_some_moves(engine, game.pk)
         self.stdout.write(self.style.SUCCESS(f"Demo game: /games/{game.pk}/ (alice vs bob)"))
 
-    def _play_some_moves(self, engine: Any, game_id: int) -> None:
-        """Play a few sensible moves so the game has a log (bots if the engine has them)."""
+    def _finished_game(self, engine: Any, carol: Any, bob: Any) -> None:
+        """A rated game between carol and bob played to its end, so a newcomer sees a result, its charts
+        and the statistics pages with something in them (made once)."""
+        done = Game.objects.filter(status=Game.Status.FINISHED, seats__user=carol).first()
+        if done is None:
+            game = services.game_create(
+                creator=carol,
+                kind="dominion",
+                options={"kingdom": "First Game"},
+                players=2,
+                rated=True,
+                private=False,
+                time_per_move=timedelta(days=1),
+            )
+            services.game_join(game_id=game.pk, user=bob)
+            self._play_some_moves(engine, game.pk, FINISH_MOVES)
+            done = Game.objects.get(pk=game.pk)
+        self.stdout.write(f"Finished demo game (its charts, and /stats/): /games/{done.pk}/ (carol vs bob)")
+
+    def _play_some_moves(self, engine: Any, game_id: int, moves: int = DEMO_MOVES) -> None:
+        """Play up to ``moves`` sensible moves so the game has a log (bots if the engine has them)."""
         try:
             bot = engine.bots.get("big_money")
         except ImportError:  # bots not written yet: the first legal move will do
             bot = None
         rng = random.Random(1)
-        for _ in range(DEMO_MOVES):
+        for _ in range(moves):
             game = Game.objects.get(pk=game_id)
             if not game.is_active:
                 return
