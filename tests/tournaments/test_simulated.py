@@ -66,9 +66,17 @@ def test_a_64_player_7_round_swiss_played_by_bots(moderator):
     assert sum(r.points for r in rows) == pytest.approx(224)
     assert all(r.played == 7 for r in rows)
     assert rows[0].points >= 5  # someone won most of their games
-    # The FIDE Dutch system keeps colours balanced: nobody moved first more than 4 times of 7.
-    firsts = TableSeat.objects.filter(table__round__tournament=t, position=0).values_list("entry_id", flat=True)
-    assert max(list(firsts).count(e) for e in set(firsts)) <= 4
+    # The FIDE Dutch system's absolute colour rule: first moves minus second moves stay within +-2 for
+    # everyone; only in the last round may a top scorer go to 3 (C.04.3 A.7; it did in one CI run: 5 of 7).
+    seats = TableSeat.objects.filter(table__round__tournament=t).values_list(
+        "entry_id", "position", "table__round__number"
+    )
+    for last in (6, 7):
+        balance: dict[int, int] = {}
+        for entry, position, number in seats:
+            if number <= last:
+                balance[entry] = balance.get(entry, 0) + (1 if position == 0 else -1)
+        assert max(abs(b) for b in balance.values()) <= (2 if last < 7 else 3), (last, balance)
 
 
 def test_a_3_player_multi_table_tournament_of_12_over_4_rounds_with_its_standings(client, moderator):
