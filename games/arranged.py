@@ -9,7 +9,6 @@ app that asks for it.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -18,8 +17,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.creation import check_time_control, engine_for_new_game, game_row_create
 from games.engine.core import InvalidOptions
-from games.engine.registry import get_engine
 from games.lifecycle import game_start_locked, seat_forfeit_locked
 from games.locking import lock_game
 from games.models import Game, Seat
@@ -64,34 +63,23 @@ def game_create_arranged(
         InvalidOptions: unknown kind, a bad player count or repeated player,
             bad options, or a bad time control.
     """
-    try:
-        engine = get_engine(kind)
-    except (KeyError, ImportError):
-        raise InvalidOptions(_("Unknown game: %(kind)s.") % {"kind": kind}) from None
     users = list(players)
-    if not engine.min_players <= len(users) <= engine.max_players:
-        raise InvalidOptions(
-            _("This game is for %(min)d to %(max)d players.") % {"min": engine.min_players, "max": engine.max_players}
-        )
+    engine = engine_for_new_game(kind, len(users))
     if len({u.pk for u in users}) != len(users):
         raise InvalidOptions(_("A player cannot take two seats."))
-    if time_per_move <= timedelta(0) or clock not in Game.Clock.values or increment < timedelta(0):
-        raise InvalidOptions(_("Unknown time control."))
-    seed = secrets.randbits(63)
-    engine.normalize_options(options, len(users), seed)
+    check_time_control(time_per_move, clock, increment)
     with transaction.atomic():
-        game = Game.objects.create(
+        game = game_row_create(
+            engine,
             kind=kind,
             options=options,
-            seed=seed,
-            engine_version=engine.version,
+            players=len(users),
             creator=None,
             rated=rated,
             private=False,
             time_per_move=time_per_move,
             clock=clock,
-            increment=increment if clock == Game.Clock.FISCHER else timedelta(0),
-            max_players=len(users),
+            increment=increment,
         )
         Seat.objects.bulk_create(Seat(game=game, position=i, user=u) for i, u in enumerate(users))
         game_start_locked(game, engine, started_by=None, shuffle=False)

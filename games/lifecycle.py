@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 from accounts.selectors import blockers_among, has_verified_email, is_blocked_by_any
 from games import clocks, events, policy
 from games.bots import engine_bots, timeout_bot
+from games.creation import check_time_control, engine_for_new_game, game_row_create
 from games.engine.core import Engine, InvalidOptions
 from games.engine.registry import get_engine
 from games.errors import CannotJoin, GameNotActive, NotYourMove
@@ -102,14 +103,7 @@ def game_create(
             bot, too many bots, a rated game with bots, a bad time control,
             a rated game by a user whose email is not verified, a suspended account.
     """
-    try:
-        engine = get_engine(kind)
-    except (KeyError, ImportError):
-        raise InvalidOptions(_("Unknown game: %(kind)s.") % {"kind": kind}) from None
-    if not isinstance(players, int) or not engine.min_players <= players <= engine.max_players:
-        raise InvalidOptions(
-            _("This game is for %(min)d to %(max)d players.") % {"min": engine.min_players, "max": engine.max_players}
-        )
+    engine = engine_for_new_game(kind, players)
     bots = list(bots)
     if len(bots) >= players:
         raise InvalidOptions(_("At least one seat must be left for a person."))
@@ -124,28 +118,20 @@ def game_create(
         raise InvalidOptions(_("Verify your email address before playing rated games."))
     if policy.is_restricted(creator, "create"):
         raise InvalidOptions(_("Your account is suspended."))
-    if time_per_move <= timedelta(0):
-        raise InvalidOptions(_("The time per move must be positive."))
-    if clock not in Game.Clock.values or increment < timedelta(0):
-        raise InvalidOptions(_("Unknown time control."))
-    seed = secrets.randbits(63)
-    # Validate now so a bad kingdom is refused on the form, not at the start.
-    engine.normalize_options(options, players, seed)
-
+    check_time_control(time_per_move, clock, increment)
     since = timezone.now()  # before the invitations' outbox rows are written
     with transaction.atomic():
-        game = Game.objects.create(
+        game = game_row_create(
+            engine,
             kind=kind,
             options=options,
-            seed=seed,
-            engine_version=engine.version,
+            players=players,
             creator=creator,
             rated=rated,
             private=private,
             time_per_move=time_per_move,
             clock=clock,
-            increment=increment if clock == Game.Clock.FISCHER else timedelta(0),
-            max_players=players,
+            increment=increment,
         )
         Seat.objects.create(game=game, position=0, user=creator)
         Seat.objects.bulk_create(Seat(game=game, position=i, bot=name) for i, name in enumerate(bots, start=1))
