@@ -39,6 +39,15 @@ def wait_for(condition: Callable[[], bool], timeout: float = WAIT) -> None:
     raise AssertionError("timed out waiting for the worker")
 
 
+def start_emails_done() -> bool:
+    """True once no notification is pending or being sent: the start's emails are all in ``mail.outbox``.
+
+    "Not pending" alone is not enough: a row claimed by the worker ("sending") lands in the outbox a moment
+    later, after the test has cleared it, and is then counted as the test's own email.
+    """
+    return not Notification.objects.filter(status__in=["pending", "sending"]).exists()
+
+
 def settle(seconds: float = 0.5) -> None:
     """Give the worker a moment to do anything extra (it should not)."""
     time.sleep(seconds)
@@ -46,7 +55,7 @@ def settle(seconds: float = 0.5) -> None:
 
 def test_a_move_leads_to_exactly_one_email_to_the_next_player(users):
     game = new_game(users[0], users[1])
-    wait_for(lambda: not Notification.objects.filter(status="pending").exists())
+    wait_for(start_emails_done)
     mail.outbox.clear()
     play(game)
     nxt = to_move(game)
@@ -59,7 +68,7 @@ def test_a_lost_broker_before_commit_still_delivers_exactly_one_email(users, mon
     from website.celery import app
 
     game = new_game(users[0], users[1])
-    wait_for(lambda: not Notification.objects.filter(status="pending").exists())
+    wait_for(start_emails_done)
     mail.outbox.clear()
 
     def broker_gone(*args: object, **kwargs: object) -> None:
@@ -82,7 +91,7 @@ def test_a_lost_broker_before_commit_still_delivers_exactly_one_email(users, mon
 
 def test_a_send_task_delivered_twice_sends_one_email(users):
     game = new_game(users[0], users[1])
-    wait_for(lambda: not Notification.objects.filter(status="pending").exists())
+    wait_for(start_emails_done)
     mail.outbox.clear()
     row = Notification.objects.create(user=users[0], game=game, kind="game_over", seq=99)
     send_notification.delay(row.pk)
@@ -136,7 +145,7 @@ def test_time_travel_past_a_deadline_forfeits_and_a_bot_finishes(users):
 def test_the_80_percent_warning_is_sent_once(users):
     game = new_game(users[0], users[1])
     late = to_move(game)
-    wait_for(lambda: not Notification.objects.filter(status="pending").exists())
+    wait_for(start_emails_done)
     mail.outbox.clear()
     with time_machine.travel(timezone.now() + timedelta(hours=20)):
         sweep.delay()
