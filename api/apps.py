@@ -15,8 +15,16 @@ class ApiConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        """Feed the event stream from the games' events (``api.stream``), in their transactions."""
-        from api import stream  # it imports models, which load only after every app config
+        """Feed the event stream from the games' events (``api.stream``), in their transactions.
+
+        And revoke an account's tokens when it is deactivated or deleted (``api.tokens.on_user_saved``).
+        """
+        from django.conf import settings
+        from django.db.models.signals import post_save
+
+        from api import stream, tokens  # they import models, which load only after every app config
+
+        post_save.connect(tokens.on_user_saved, sender=settings.AUTH_USER_MODEL, dispatch_uid="api-tokens-revoke")
 
         events.subscribe(events.GameStarted, stream.on_game_started)
         events.subscribe(events.MovesApplied, stream.on_moves_applied)

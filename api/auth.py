@@ -1,7 +1,9 @@
 """Bearer tokens, their scopes, and the API's rate limits.
 
 ``TokenAuth(scope)`` is each operation's ``auth``: it finds the token
-(``api.tokens.token_check``), refuses one without ``scope`` (403), counts the
+(``api.tokens.token_check``: none for a deactivated or deleted account),
+refuses a banned user's (403 ``account_suspended``, as the site's pages
+sign them out), refuses one without ``scope`` (403), counts the
 request against its user's limit (429 with ``Retry-After``), and makes the
 token's user ``request.user`` so the services see who acts.
 """
@@ -20,8 +22,9 @@ from django_ratelimit.core import get_usage
 from ninja.security import HttpBearer
 
 from api.models import ApiToken
-from api.problems import Problem
+from api.problems import Problem, account_suspended
 from api.tokens import token_check
+from moderation import selectors as moderation
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +91,9 @@ class TokenAuth(HttpBearer):
         found = token_check(token)
         if found is None:
             return None
+        state = moderation.user_state(found.user)
+        if state.banned:
+            raise account_suspended(state.banned_until)
         if self.scope not in found.scopes:
             raise Problem(
                 HTTPStatus.FORBIDDEN,

@@ -24,7 +24,7 @@ from accounts.selectors import blocked_subquery
 from api import stream
 from api.auth import CHAT, PLAY, READ
 from api.present import MAX_ID, game_out, state_out, visible_game
-from api.problems import ERROR_STATUSES, Problem
+from api.problems import ERROR_STATUSES, Problem, account_suspended
 from api.schemas import (
     AccountOut,
     ChatIn,
@@ -46,6 +46,7 @@ from games.engine.dominion.cards import RECOMMENDED_SETS
 from games.forms import ChatForm
 from games.models import ChatMessage, Game, Seat
 from games.plainjson import check_plain
+from moderation import selectors as moderation
 from ratings import selectors as rating_selectors
 
 router = Router()
@@ -313,13 +314,16 @@ def events(
     most the server's limit, which is 0 on servers whose workers cannot
     spare a thread) with none; either way ``cursor`` is what to send as
     ``after`` next, and ``poll_after`` how long to pause first when nothing
-    came. Events are kept 14 days.
+    came. Events are kept 14 days. A ban that comes while it waits ends
+    the wait with 403 ``account_suspended``, as any request after it.
     """
     user = _user(request)
     poll_after = 0 if settings.HERALD_API_EVENTS_MAX_WAIT else settings.HERALD_API_EVENTS_POLL_AFTER
     if after is None:
         return {"events": [], "cursor": stream.latest_id(user), "poll_after": poll_after}
-    rows = stream.read(user, after=after, wait=wait)
+    rows = stream.read(user, after=after, wait=wait, stop=lambda: moderation.is_banned(user))
+    if not rows and (state := moderation.user_state(user)).banned:
+        raise account_suspended(state.banned_until)
     out = [
         {"id": r.pk, "kind": r.kind, "game": r.game_id, "seq": r.seq, "data": r.data, "created": r.created}
         for r in rows

@@ -10,6 +10,7 @@ move and ``retry_after`` on a rate limit (as the ``Retry-After`` header).
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from http import HTTPStatus
 from typing import Any
 
@@ -73,8 +74,31 @@ def problem_response(problem: Problem) -> HttpResponse:
     return response
 
 
+def account_suspended(until: datetime | None) -> Problem:
+    """403 ``account_suspended``: the moderators banned the token's user (for good, or ``until`` a time, UTC).
+
+    The tokens are kept: they work again once a time-limited ban ends or a
+    moderator lifts it, as signing in on the site does.
+    """
+    if until is None:
+        detail = _("Your Herald account has been suspended.")
+    else:
+        detail = _("Your Herald account has been suspended until %(when)s (UTC).") % {
+            "when": until.astimezone(UTC).strftime("%Y-%m-%d %H:%M")
+        }
+    return Problem(
+        HTTPStatus.FORBIDDEN,
+        "account_suspended",
+        detail,
+        extra={"until": until.astimezone(UTC).isoformat() if until is not None else None},
+    )
+
+
 def from_service_error(exc: Exception) -> Problem:
     """The problem for an error of the games services (the same map as the game page's move view)."""
+    if isinstance(exc, services.AccountRestricted):
+        # Banned between the token's check and the move (the check at the door answers with the ban's end).
+        return Problem(HTTPStatus.FORBIDDEN, "account_suspended", str(exc), extra={"until": None})
     if isinstance(exc, services.StaleMove):
         return Problem(HTTPStatus.CONFLICT, "stale_move", str(exc), extra={"current_seq": exc.current_seq})
     if isinstance(exc, services.IllegalMove):

@@ -33,6 +33,9 @@ class ProblemOut(Schema):
     reason: str | None = Field(None, description="illegal_move: the engine's code for the refusal.")
     retry_after: int | None = Field(None, description="rate_limited: seconds to wait (also the Retry-After header).")
     errors: list[dict[str, Any]] | None = Field(None, description="invalid_request: what was wrong where.")
+    until: datetime | None = Field(
+        None, description="account_suspended: when the suspension ends (UTC), or null for one without an end."
+    )
 
 
 class AccountOut(Schema):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -138,12 +138,14 @@ def latest_id(user: User) -> int:
     return StreamEvent.objects.filter(user=user).order_by("-pk").values_list("pk", flat=True).first() or 0
 
 
-def read(user: User, *, after: int, wait: float) -> list[StreamEvent]:
+def read(user: User, *, after: int, wait: float, stop: Callable[[], bool] | None = None) -> list[StreamEvent]:
     """Return ``user``'s stream rows after id ``after``, oldest first, at most ``PAGE``.
 
     With none yet, look again every ``POLL_EVERY`` seconds for up to
     ``wait`` seconds (capped at ``settings.HERALD_API_EVENTS_MAX_WAIT``),
-    then return [] (the client asks again with the same cursor).
+    then return [] (the client asks again with the same cursor). ``stop``,
+    asked after each pause, ends the wait at once with [] when it answers
+    True (the user was banned meanwhile: the caller refuses the request).
     """
     deadline = time.monotonic() + min(max(wait, 0.0), float(settings.HERALD_API_EVENTS_MAX_WAIT))
     while True:
@@ -151,6 +153,8 @@ def read(user: User, *, after: int, wait: float) -> list[StreamEvent]:
         if rows or time.monotonic() >= deadline:
             return rows
         time.sleep(min(POLL_EVERY, max(0.0, deadline - time.monotonic())))
+        if stop is not None and stop():
+            return []
 
 
 def prune(*, older_than_days: int = KEEP_DAYS) -> int:

@@ -68,6 +68,28 @@ def token_revoke(*, user: User, token_id: int) -> bool:
     return bool(ApiToken.objects.filter(pk=token_id, user=user, revoked__isnull=True).update(revoked=timezone.now()))
 
 
+def tokens_revoke_all(*, user: User) -> int:
+    """Revoke every active token of ``user``; return how many.
+
+    For an account that can no longer sign in (deactivated or deleted): its
+    tokens stop at once and stay revoked if it is ever reactivated, and the
+    event stream stops writing rows for it.
+    """
+    revoked = ApiToken.objects.filter(user=user, revoked__isnull=True).update(revoked=timezone.now())
+    if revoked:
+        forget_readers()
+    return revoked
+
+
+def on_user_saved(sender: type, instance: User, update_fields: Iterable[str] | None = None, **kwargs: object) -> None:
+    """``post_save`` of users: revoke the tokens of an account just deactivated or deleted (``tokens_revoke_all``)."""
+    if instance.is_active and instance.deleted is None:
+        return
+    if update_fields is not None and not {"is_active", "deleted"} & set(update_fields):
+        return  # another field of an account already closed (its tokens were revoked then)
+    tokens_revoke_all(user=instance)
+
+
 def token_check(raw: str) -> ApiToken | None:
     """Return the active token ``raw`` names, with its user, or None.
 
