@@ -112,7 +112,9 @@ class NotificationSettings(models.Model):
         game_started, game_over, time_low, timed_out, cancelled, chat, invited,
             tournament: on/off per kind (chat is off unless asked for).
         push: whatever is on above also comes as a browser notification
-            (Web Push) on the devices where the user turned them on.
+            (Web Push) on the devices where the user turned them on; with
+            the daily digest, each move is still pushed (the digest is how
+            the emails come).
     """
 
     class YourMove(models.TextChoices):

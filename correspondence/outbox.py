@@ -285,9 +285,10 @@ def _skip_reason(n: Notification) -> str:
             return "no longer the user's move"
         if n.seq == 0 and prefs.game_started:
             return "covered by the game-started email"
-        if prefs.your_move == NotificationSettings.YourMove.DIGEST:
-            # The daily digest is an email; its moves are not pushed one by one either.
-            return "the user asked for a daily digest" if push else "digest"
+        if prefs.your_move == NotificationSettings.YourMove.DIGEST and not push:
+            # The digest is how the emails come; a browser notification is still pushed for each move
+            # (the settings page says so): quiet by nature, and the digest alone can leave a game waiting a day.
+            return "digest"
     if n.kind == Kind.CHAT and _chat_withdrawn(n):
         return "the message was hidden, or its author is blocked"
     if n.kind == Kind.UNDO_ASKED and not _undo_still_open(n):

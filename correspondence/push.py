@@ -11,6 +11,17 @@ with the site's VAPID key (RFC 8292). A push service that answers 404 or 410
 says the subscription is gone: its row is deleted. The service worker
 (``push-sw.js``) shows the notification and opens the game when clicked.
 
+A subscription belongs to one account at a time: the account that last
+subscribed that endpoint (another person turning notifications on in the
+same browser takes it over, and each push goes to the subscriptions its user
+holds when it is sent, so the first person's pending notices never reach
+it). Signing out drops this browser's subscription for the account signing
+out (:func:`on_signed_out`: the session remembers the endpoint it
+subscribed; the page's script also unsubscribes the browser), and a page
+of another account that finds the browser still subscribed releases it
+(:func:`subscription_claim`), so one person's notices never reach the next
+person who uses the browser.
+
 Only endpoints on the browsers' own push services are accepted
 (``settings.PUSH_SERVICE_HOSTS``, https): the server posts to whatever URL
 a subscription names, which must never be one of our own machines.
@@ -42,6 +53,8 @@ log = logging.getLogger(__name__)
 PUSH_TTL = 24 * 3600
 #: The push service's answers that mean "this subscription is gone": drop it (RFC 8030 §7.3, §8.1).
 GONE = (404, 410)
+#: The session key that remembers the endpoint this browser subscribed in this session (for sign-out).
+SESSION_ENDPOINT = "herald_push_endpoint"
 #: Where ``make run`` keeps the key it made (DEBUG only, when VAPID_PRIVATE_KEY is unset).
 DEV_KEY_NAME = "vapid_private.pem"
 
@@ -140,6 +153,30 @@ def subscription_delete(*, user: User, endpoint: str) -> bool:
     """Forget ``user``'s subscription at ``endpoint`` (notifications turned off in that browser)."""
     deleted, _rows = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
     return bool(deleted)
+
+
+def subscription_claim(*, user: User, endpoint: str) -> bool:
+    """Whether this browser's subscription at ``endpoint`` is ``user``'s; another account's is dropped.
+
+    Asked by a signed-in page that finds its browser subscribed: a
+    subscription left behind by another account (who never signed out
+    here) must not bring that account's notices to this person, so it is
+    deleted, and the page unsubscribes the browser when the answer is no.
+    """
+    PushSubscription.objects.filter(endpoint=endpoint).exclude(user=user).delete()
+    return PushSubscription.objects.filter(endpoint=endpoint, user=user).exists()
+
+
+def on_signed_out(sender: type, request: Any = None, user: User | None = None, **kwargs: Any) -> None:
+    """``user_logged_out``: drop the subscription this browser made for ``user`` in the session that ends.
+
+    The session is read before ``logout`` flushes it. The user's other
+    browsers and devices keep theirs.
+    """
+    session = getattr(request, "session", None)
+    endpoint = session.get(SESSION_ENDPOINT) if session is not None else None
+    if user is not None and getattr(user, "pk", None) is not None and isinstance(endpoint, str):
+        subscription_delete(user=user, endpoint=endpoint)
 
 
 def payload_for(n: Notification) -> dict[str, Any]:

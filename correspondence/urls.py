@@ -14,5 +14,6 @@ urlpatterns = [
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("settings/push/subscribe", views.push_subscribe, name="push_subscribe"),
     path("settings/push/unsubscribe", views.push_unsubscribe, name="push_unsubscribe"),
+    path("settings/push/check", views.push_check, name="push_check"),
     path("push-sw.js", views.service_worker, name="service_worker"),
 ]

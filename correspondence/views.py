@@ -139,19 +139,42 @@ def push_subscribe(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not push.push_enabled():
         return HttpResponse(_("Browser notifications are not set up on this site."), status=HTTPStatus.NOT_FOUND)
     try:
-        push.subscription_save(user=request.user, data=_posted_json(request))
+        row = push.subscription_save(user=request.user, data=_posted_json(request))
     except push.InvalidSubscription as exc:
         return HttpResponseBadRequest(str(exc))
+    request.session[push.SESSION_ENDPOINT] = row.endpoint  # signing out drops it (push.on_signed_out)
     return HttpResponse(status=HTTPStatus.NO_CONTENT)
+
+
+def _posted_endpoint(request: HttpRequest) -> str | None:
+    """The ``endpoint`` of the posted JSON (``{"endpoint": ...}``), or None when there is none usable."""
+    data = _posted_json(request)
+    endpoint = data.get("endpoint") if isinstance(data, dict) else None
+    return endpoint if isinstance(endpoint, str) and push.storable(endpoint) else None
+
+
+@login_required
+@require_POST
+def push_check(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Is this browser's subscription (``{"endpoint": ...}``) the signed-in user's? 204 yes, 404 no.
+
+    Another account's subscription of this browser is dropped (``push.subscription_claim``), and on 404
+    the page's script unsubscribes the browser, so nobody gets notices meant for someone else.
+    """
+    endpoint = _posted_endpoint(request)
+    if endpoint is None:
+        return HttpResponseBadRequest(_("An endpoint is needed."))
+    if push.subscription_claim(user=request.user, endpoint=endpoint):
+        return HttpResponse(status=HTTPStatus.NO_CONTENT)
+    return HttpResponse(status=HTTPStatus.NOT_FOUND)
 
 
 @login_required
 @require_POST
 def push_unsubscribe(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Forget this browser's subscription (``{"endpoint": ...}``): 204 whether or not it was known."""
-    data = _posted_json(request)
-    endpoint = data.get("endpoint") if isinstance(data, dict) else None
-    if not isinstance(endpoint, str) or not push.storable(endpoint):
+    endpoint = _posted_endpoint(request)
+    if endpoint is None:
         return HttpResponseBadRequest(_("An endpoint is needed."))
     push.subscription_delete(user=request.user, endpoint=endpoint)
     return HttpResponse(status=HTTPStatus.NO_CONTENT)

@@ -21,6 +21,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.core import mail
 from django.urls import reverse
+from django.utils import translation
 from py_vapid import Vapid
 
 from correspondence import push
@@ -248,3 +249,91 @@ def test_the_service_worker_is_served_at_the_root(client):
     assert response.status_code == HTTPStatus.OK
     assert response["Content-Type"].startswith("text/javascript")
     assert b'addEventListener("push"' in response.content
+
+
+def _post_json(client, name: str, data: dict) -> int:
+    return client.post(reverse(name), json.dumps(data), content_type="application/json").status_code
+
+
+def test_signing_out_drops_this_browsers_subscription_for_that_account(client, push_service):
+    game = make_game(UserFactory(), UserFactory())
+    waiting = user_waiting(game)
+    shared = Browser(f"{push_service.url}/push/shared")
+    elsewhere = Browser(f"{push_service.url}/push/phone")
+    subscribe(client, waiting, shared)
+    PushSubscription.objects.create(
+        user=waiting, **{"endpoint": elsewhere.subscription["endpoint"]}, p256dh="x", auth="y"
+    )
+
+    assert client.post(reverse("account_logout")).status_code == HTTPStatus.FOUND
+
+    # The browser signed out of is no longer told; the user's other devices still are.
+    assert list(PushSubscription.objects.values_list("endpoint", flat=True)) == [elsewhere.subscription["endpoint"]]
+    services.game_submit_move(game_id=game.pk, user=user_to_move(game), move={"act": "add", "n": 1}, expected_seq=0)
+    assert "/push/shared" not in [r["path"] for r in push_service.requests]
+
+
+def test_a_subscription_taken_over_by_another_account_never_gets_the_first_ones_notices(client, push_service):
+    game = make_game(UserFactory(), UserFactory())
+    first, second = user_waiting(game), UserFactory()
+    browser = Browser(f"{push_service.url}/push/shared")
+    subscribe(client, first, browser)
+    push_service.answers["/push/shared"] = HTTPStatus.SERVICE_UNAVAILABLE  # the first user's push waits for a retry
+    services.game_submit_move(game_id=game.pk, user=user_to_move(game), move={"act": "add", "n": 1}, expected_seq=0)
+    row = Notification.objects.get(user=first, channel="push", kind="your_move")
+    assert row.status == Notification.Status.PENDING and len(push_service.requests) == 1
+    push_service.answers.pop("/push/shared")
+
+    subscribe(client, second, browser)  # another person signs in on this browser and turns notifications on
+
+    assert list(PushSubscription.objects.values_list("user_id", flat=True)) == [second.pk]
+    notification_send(notification_id=row.pk)
+    row.refresh_from_db()
+    assert row.status == Notification.Status.SKIPPED and len(push_service.requests) == 1
+
+
+def test_a_browser_left_subscribed_by_another_account_is_released_when_someone_else_signs_in(client, push_service):
+    first, second = UserFactory(), UserFactory()
+    browser = Browser(f"{push_service.url}/push/shared")
+    subscribe(client, first, browser)
+    endpoint = {"endpoint": browser.subscription["endpoint"]}
+    assert _post_json(client, "correspondence:push_check", endpoint) == HTTPStatus.NO_CONTENT  # the first's own
+
+    client.force_login(second)  # the first never signed out here (their session expired, or cookies were cleared)
+    # The page asks whether the browser's subscription is this account's: it is not, so the browser drops it.
+    assert _post_json(client, "correspondence:push_check", endpoint) == HTTPStatus.NOT_FOUND
+    assert not PushSubscription.objects.exists()
+    # An endpoint nobody holds is not this account's either.
+    assert _post_json(client, "correspondence:push_check", endpoint) == HTTPStatus.NOT_FOUND
+    assert _post_json(client, "correspondence:push_check", {}) == HTTPStatus.BAD_REQUEST
+
+
+def test_the_sign_out_button_carries_what_the_browser_needs_to_unsubscribe(client):
+    client.force_login(UserFactory())
+    page = client.get(reverse("games:lobby")).content.decode()
+    assert "data-push-signout" in page
+    assert reverse("correspondence:push_unsubscribe") in page and reverse("correspondence:push_check") in page
+    assert "correspondence/push" in page  # the script that does it, on every page of a signed-in user
+
+
+def test_daily_digest_users_still_get_each_move_pushed(client, push_service):
+    game = make_game(UserFactory(), UserFactory())
+    waiting = user_waiting(game)
+    browser = Browser(f"{push_service.url}/push/abc")
+    subscribe(client, waiting, browser)
+    NotificationSettings.objects.update_or_create(
+        user=waiting, defaults={"your_move": NotificationSettings.YourMove.DIGEST}
+    )
+    services.game_submit_move(game_id=game.pk, user=user_to_move(game), move={"act": "add", "n": 1}, expected_seq=0)
+    [sent] = push_service.requests
+    assert browser.read(sent["body"])["title"].startswith("Your move in ")
+    rows = Notification.objects.filter(user=waiting, kind="your_move")
+    assert sorted(rows.values_list("channel", "status")) == [("email", "digest"), ("push", "sent")]
+    # The settings page says so.
+    client.force_login(waiting)
+    page = client.get(reverse("correspondence:settings")).content.decode()
+    assert "daily digest is for email only" in page and "Signing out turns notifications off" in page
+    for language in ("zh-hans", "zh-hant"):
+        with translation.override(language):
+            shown = client.get(reverse("correspondence:settings"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert "daily digest" not in shown and "Signing out" not in shown and "每日摘要" in shown, language

@@ -1,6 +1,10 @@
 // The settings page's "Notifications in this browser": registers the service worker, subscribes with the
 // site's VAPID key and posts the subscription to the site (or removes it). Shown only where the browser has
 // service workers and the Push API.
+// On every signed-in page (base.html's sign-out form carries the addresses): signing out unsubscribes this
+// browser, so the next person here gets none of this account's notifications; and once per tab and account,
+// a browser subscription the site says is not this account's (left by someone who never signed out here) is
+// dropped (correspondence/push.py, subscription_claim).
 (function () {
   "use strict";
 
@@ -23,6 +27,58 @@
     }).then(function (r) { if (!r.ok) throw new Error(r.status); });
   }
 
+  // Settles once the page has asked whether this browser's subscription is this account's (see below).
+  var checked = Promise.resolve();
+
+  function pushable() {
+    return "serviceWorker" in navigator && "PushManager" in window;
+  }
+
+  // This browser's subscription under the site's worker, if it has one (registers nothing).
+  function currentSubscription(form) {
+    return navigator.serviceWorker.getRegistration(form.dataset.pushWorker).then(function (reg) {
+      return reg ? reg.pushManager.getSubscription() : null;
+    });
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.hasAttribute || !form.hasAttribute("data-push-signout") || form.dataset.pushDone || !pushable()) return;
+    event.preventDefault();
+    var finished = false;
+    function signOut() {
+      if (finished) return;
+      finished = true;
+      form.dataset.pushDone = "1";
+      form.submit();
+    }
+    setTimeout(signOut, 2000);  // a slow push service must not keep anyone signed in
+    currentSubscription(form).then(function (sub) {
+      if (!sub) return;
+      return post(form.dataset.pushUnsubscribe, { endpoint: sub.endpoint }).catch(function () {}).then(function () {
+        return sub.unsubscribe();
+      });
+    }).catch(function () {}).then(signOut);
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var form = document.querySelector("form[data-push-signout]");
+    if (!form || !pushable()) return;
+    var key = "herald-push-checked-" + form.dataset.pushUser;
+    try { if (sessionStorage.getItem(key)) return; } catch (e) { return; }
+    checked = currentSubscription(form).then(function (sub) {
+      if (!sub) return;
+      return fetch(form.dataset.pushCheck, {
+        method: "POST", credentials: "same-origin", body: JSON.stringify({ endpoint: sub.endpoint }),
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() }
+      }).then(function (r) {
+        if (r.status === 404) return sub.unsubscribe();
+      });
+    }).then(function () {
+      try { sessionStorage.setItem(key, "1"); } catch (e) { /* private mode: ask again next page */ }
+    }).catch(function () {});
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     var box = document.getElementById("push-setup");
     if (!box || !("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) return;
@@ -40,7 +96,9 @@
     var ready = navigator.serviceWorker.register(box.dataset.worker).then(function () {
       return navigator.serviceWorker.ready;
     });
-    ready.then(function (reg) { return reg.pushManager.getSubscription(); }).then(show, function () { show(null); });
+    checked.then(function () { return ready; }).then(function (reg) {
+      return reg.pushManager.getSubscription();
+    }).then(show, function () { show(null); });
 
     on.addEventListener("click", function () {
       Notification.requestPermission().then(function (answer) {
