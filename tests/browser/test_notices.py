@@ -83,3 +83,23 @@ def test_the_settings_page_offers_notifications_in_this_browser(browser, live_se
         page.close()
     finally:
         push._vapid.cache_clear()
+
+
+def test_signing_out_still_works_where_the_push_worker_is_registered(browser, live_server, settings):
+    """push.js holds the sign-out form a moment (to unsubscribe this browser), then signs out."""
+    key = Vapid()
+    key.generate_keys()
+    settings.VAPID_PRIVATE_KEY = key.private_pem().decode()
+    push._vapid.cache_clear()
+    try:
+        page = browser.new_page()
+        sign_in(page, live_server, UserFactory().username)
+        page.goto(f"{live_server.url}/settings/email/")
+        page.locator("#push-state:has-text('Notifications are off in this browser.')").wait_for()
+        page.get_by_role("button", name="Sign out").click()
+        page.get_by_role("navigation", name="Main").get_by_role("link", name="Sign in").wait_for()
+        page.goto(f"{live_server.url}/settings/email/")
+        assert "/accounts/login/" in page.url
+        page.close()
+    finally:
+        push._vapid.cache_clear()
