@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from games import services
+from games import selectors, services
 from games.engine.undo import retracted_seqs
 from games.eventtext import describe
 from games.replay import ReplayBroken, engine_for
@@ -81,6 +81,8 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     lines = [
         describe(game.kind, e.for_viewer(perspective, reveal_all=True) or {}, names, mark_cards=True) for e in events
     ]
+    # Who resigned right after this move (after none: at the deal), as the game's log says it.
+    resigned = [entry.text for entry in selectors.resignation_lines(game) if entry.seq == seq]
     context = {
         "game": game,
         "seat": None,
@@ -94,6 +96,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "last": last,
         "mover": names[mover] if mover is not None else "",
         "lines": [line for line in lines if line],
+        "resigned": resigned,
         "board_template": [f"games/{game.kind}/board.html", "games/generic_board.html"],
         "replaying": True,
         "taken_back": taken_back,

@@ -256,3 +256,12 @@ def test_the_other_game_actions_need_no_second_post(mod_client, game):
     extend = post_action(mod_client, game, action="extend", hours=5, position=1)
     assert extend.status_code == HTTPStatus.FOUND
     assert ModerationAction.objects.filter(action=Kind.DEADLINE_EXTEND).count() == 1
+
+
+@pytest.mark.parametrize(("language", "text"), [("zh-hant", "將被中止"), ("zh-hans", "将被中止")])
+def test_the_abort_confirmation_is_in_the_moderators_language(mod_client, game, language, text):
+    mod_client.cookies["django_language"] = language
+    page = mod_client.post(reverse("admin:games_game_moderate", args=[game.pk]), {"action": "abort", "reason": "x"})
+    assert text in page.content.decode()
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
