@@ -320,6 +320,7 @@ def seat_forfeit_locked(
     seat.resigned = resigned
     seat.forfeited_by_moderator = by_moderator
     seat.timed_out = now
+    seat.forfeit_seq = game.last_seq  # the log and the replay say so after this move
     seat.clock_started = seat.deadline = seat.warn_at = None
     seats = list(game.seats.all())
     seats = [seat if s.pk == seat.pk else s for s in seats]
@@ -328,7 +329,16 @@ def seat_forfeit_locked(
     keep_going = len(playing) >= 2 and bool(people)
     if keep_going:
         seat.bot = timeout_bot(engine)
-    fields = ["forfeited", "resigned", "forfeited_by_moderator", "timed_out", "clock_started", "deadline", "warn_at"]
+    fields = [
+        "forfeited",
+        "resigned",
+        "forfeited_by_moderator",
+        "timed_out",
+        "forfeit_seq",
+        "clock_started",
+        "deadline",
+        "warn_at",
+    ]
     seat.save(update_fields=[*fields, "bot"])
     how = "resigned" if resigned else "by a moderator" if by_moderator else "on time"
     log.info("game %s: seat %s forfeited (%s)", game.pk, seat.position, how)

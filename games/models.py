@@ -144,6 +144,9 @@ class Seat(models.Model):
             3-4 a bot (``bot``, while ``user`` is kept) plays it to the end.
         timed_out: when the seat forfeited, on time or by resigning (UTC), or null.
         resigned: the seat forfeited by resigning rather than on time.
+        forfeit_seq: the game's ``last_seq`` when the seat forfeited (its
+            log, replay and record place "X resigned" after that move), or
+            null while it plays.
         forfeited_by_moderator: a moderator forfeited the seat (or the site
             did, acting on a ban), rather than time or its player.
         clock_started: when the seat's running clock started (UTC), or null
@@ -175,6 +178,7 @@ class Seat(models.Model):
     forfeited = models.BooleanField(default=False)
     timed_out = models.DateTimeField(null=True, blank=True)
     resigned = models.BooleanField(default=False)
+    forfeit_seq = models.PositiveIntegerField(null=True, blank=True)
     # A database default too, so rows written without the ORM (the load seeder's COPY) need not name it.
     forfeited_by_moderator = models.BooleanField(default=False, db_default=False)
     clock_started = models.DateTimeField(null=True, blank=True)

@@ -176,6 +176,8 @@ class LogEntry:
         move: the move as recorded (public in Dominion; a game with secret
             moves must redact it here before it reaches a template).
         depth: how deep inside Throne Rooms it happened (0: not inside one).
+        aside: the line is the site's, not a move's ("X resigned", placed
+            after move ``seq``): it carries no move number.
     """
 
     seq: int
@@ -184,6 +186,49 @@ class LogEntry:
     text: str
     move: dict[str, Any]
     depth: int = 0
+    aside: bool = False
+
+
+def resignation_lines(game: Game) -> list[LogEntry]:
+    """The game's resignations as log lines, each after the move made just before it (``Seat.forfeit_seq``).
+
+    Not the engine's: a resignation is no move, and the moves (what the
+    engine replays) stay as they were. Seats come from the prefetch: no query.
+    """
+    return [
+        LogEntry(
+            seq=s.forfeit_seq or 0,
+            seat=s.position,
+            name=str(s.name),
+            text=_("%(name)s resigned.") % {"name": s.name},
+            move={},
+            aside=True,
+        )
+        for s in sorted(game.seats.all(), key=lambda s: (s.forfeit_seq or 0, s.timed_out or s.joined))
+        if s.forfeited and s.resigned
+    ]
+
+
+def _with_resignations(game: Game, lines: list[LogEntry], *, limit: int, after_seq: int | None) -> list[LogEntry]:
+    """``lines`` (oldest first) with each resignation after the last line of the move it followed.
+
+    One that follows a move older than the lines shown is left out when
+    ``limit`` cut older lines off (it is not in the part of the log shown),
+    and so is one at or before ``after_seq`` (already drawn).
+    """
+    gone = resignation_lines(game)
+    if not gone:
+        return lines
+    cut = len(lines) >= limit
+    out = list(lines)
+    for entry in gone:
+        if after_seq is not None and entry.seq <= after_seq:
+            continue
+        if cut and out and entry.seq < out[0].seq:
+            continue
+        at = next((i for i, line in enumerate(out) if line.seq > entry.seq), len(out))
+        out.insert(at, entry)
+    return out[-limit:]
 
 
 #: How many lines a game's log shows.
@@ -252,15 +297,16 @@ def game_log(
                 )
                 above = (seq, shown)
         out.reverse()
-        return out
+        return _with_resignations(game, out, limit=limit, after_seq=after_seq)
     rows = list(game.actions.order_by("-seq").values_list("seq", "seat", "move")[:limit])
     rows.reverse()
-    return [
+    moves = [
         LogEntry(
             seq=seq, seat=seat, name=names.get(seat, "?"), text=describe_move(names.get(seat, "?"), move), move=move
         )
         for seq, seat, move in rows
     ]
+    return _with_resignations(game, moves, limit=limit, after_seq=None)
 
 
 #: The events a standing answer itself makes (a reveal, a discard, a topdeck, a Library set-aside, a
@@ -319,7 +365,8 @@ def game_record(game: Game) -> dict[str, Any]:
 
     Keys: ``kind``, ``engine_version``, ``options``, ``seed``, ``players``
     (per seat: ``seat``, ``name``, ``user``/``bot``, ``rank``, ``score``,
-    ``forfeited``), ``moves`` (``seq``, ``player``, and the move's keys;
+    ``forfeited``, ``resigned``, ``forfeited_after``: the seq of the last
+    move before the seat forfeited, or null), ``moves`` (``seq``, ``player``, and the move's keys;
     ``"standing": true`` on a move the site made from the player's standing
     answers),
     ``retracted`` (the seqs of moves taken back, each with the seq of the
@@ -348,6 +395,9 @@ def game_record(game: Game) -> dict[str, Any]:
                 "rank": s.rank,
                 "score": s.score,
                 "forfeited": s.forfeited,
+                "resigned": s.resigned,
+                # The seq of the last move made before the seat forfeited (0: before any), as the log places it.
+                "forfeited_after": s.forfeit_seq if s.forfeited else None,
             }
             for s in seats
         ],

@@ -77,6 +77,12 @@ class GameActionForm(forms.Form):
         label=_("Ranks (adjudicate)"), required=False, help_text=_("One rank per seat in seat order, e.g. 2,1,3.")
     )
     reason = REASON_FIELD
+    # Set only by the page that asks "Abort game #N?" (``needs_confirmation``): an abort cannot be undone.
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def needs_confirmation(self) -> bool:
+        """True when the valid form would abort the game but the moderator has not confirmed it yet."""
+        return self.cleaned_data.get("action") == "abort" and not self.cleaned_data.get("confirm")
 
     def clean_ranks(self) -> list[int] | None:
         """Parse "2,1,3" into ranks by seat position."""

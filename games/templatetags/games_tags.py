@@ -166,7 +166,7 @@ def game_row(game: Any) -> str:
 LOG_TAIL_SECONDS = 2 * 24 * 3600
 #: Part of the key of drawn log lines: change it when the log's wording or markup changes, so a deploy
 #: draws every log afresh instead of extending lines drawn by the old code.
-LOG_TAIL_VERSION = 2
+LOG_TAIL_VERSION = 3
 
 
 def _log_tail_key(game: Any, viewer: int | None) -> str:
@@ -183,9 +183,11 @@ def _log_tail_key(game: Any, viewer: int | None) -> str:
     from django.utils.translation import get_language
 
     names = "\x1f".join(str(s.name) for s in game.seats.all())
+    # A resignation adds a line without a move (selectors.resignation_lines): lines drawn before it are not reused.
+    resigned = ".".join(str(s.position) for s in game.seats.all() if s.resigned)
     parts = (
         f"{game.pk}:{game.created.timestamp()}:{game.engine_version}:{LOG_TAIL_VERSION}:"
-        f"{viewer}:{get_language()}:{game.status}:{names}"
+        f"{viewer}:{get_language()}:{game.status}:{names}:{resigned}"
     )
     return "herald:logtail:" + hashlib.sha256(parts.encode()).hexdigest()
 
@@ -214,11 +216,22 @@ def _log_line(title: str, entry: Any, first: bool = True, kind: str = "") -> str
 
 
 def _drawn(title: str, newest_first: list[Any], kind: str = "") -> list[str]:
-    """The ``<li>`` of each entry, newest first, the move number on each move's first (top) line only."""
-    return [
-        _log_line(title, e, first=i == 0 or newest_first[i - 1].seq != e.seq, kind=kind)
-        for i, e in enumerate(newest_first)
-    ]
+    """The ``<li>`` of each entry, newest first, the move number on each move's first (top) line only.
+
+    A line of the site's own (``LogEntry.aside``: "X resigned") has no number
+    and does not count as its move's top line.
+    """
+    from django.utils.html import format_html
+
+    lines = []
+    above = None  # the seq of the move line drawn just above
+    for e in newest_first:
+        if getattr(e, "aside", False):
+            lines.append(format_html('<li class="log-aside"><span class="seq"></span> {}</li>', log_text(e.text, kind)))
+            continue
+        lines.append(_log_line(title, e, first=above != e.seq, kind=kind))
+        above = e.seq
+    return lines
 
 
 @register.filter

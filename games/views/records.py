@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from games import services
+from games import selectors, services
 from games.engine.undo import retracted_seqs
 from games.eventtext import describe
 from games.replay import ReplayBroken, engine_for
@@ -29,9 +29,26 @@ def game_record(request: HttpRequest, game_id: int) -> HttpResponse:
     return response
 
 
+def replay_seat(value: str, count: int, default: int) -> int:
+    """Return the seat position (0-based) that ``?seat=`` names: seats are numbered 1, 2, ... as on every page.
+
+    ``0`` is seat 1: links made before the numbers started at 1 said ``seat=0``
+    for the first seat (their ``seat=1`` now shows the first seat, not the
+    second: nothing tells the two apart). Empty, or no such seat: ``default``
+    (the reader's own seat, else the first). Raises ValueError when it is no
+    whole number (the view's 400).
+    """
+    if not value.strip():
+        return default
+    number = int(value)
+    if number == 0:
+        return 0
+    return number - 1 if 1 <= number <= count else default
+
+
 @require_safe
 def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Step through a finished game's log: ``?step=N`` (0 = the deal) and ``?seat=K`` (whose eyes).
+    """Step through a finished game's log: ``?step=N`` (0 = the deal) and ``?seat=K`` (whose eyes: 1, 2, ...).
 
     Only finished games: while a game runs, its past positions would reveal
     hands. Everything is shown (the game is over), from the chosen seat's
@@ -46,14 +63,12 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, str(broken))
         return redirect(game)
     last = len(positions) - 1
+    seats = list(game.seats.all())
     try:
         step = min(max(int(request.GET.get("step", last)), 0), last)
-        perspective = int(request.GET.get("seat", seat.position if seat else 0))
+        perspective = replay_seat(request.GET.get("seat", ""), len(seats), seat.position if seat else 0)
     except ValueError:
         return bad_request(request, _("Step and seat must be numbers."))
-    seats = list(game.seats.all())
-    if not 0 <= perspective < len(seats):
-        perspective = 0
     engine = engine_for(game)
     seq, mover, move, state, events = positions[step]
     # A move later taken back is shown as played, marked (games.engine.undo).
@@ -66,6 +81,8 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     lines = [
         describe(game.kind, e.for_viewer(perspective, reveal_all=True) or {}, names, mark_cards=True) for e in events
     ]
+    # Who resigned right after this move (after none: at the deal), as the game's log says it.
+    resigned = [entry.text for entry in selectors.resignation_lines(game) if entry.seq == seq]
     context = {
         "game": game,
         "seat": None,
@@ -79,6 +96,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "last": last,
         "mover": names[mover] if mover is not None else "",
         "lines": [line for line in lines if line],
+        "resigned": resigned,
         "board_template": [f"games/{game.kind}/board.html", "games/generic_board.html"],
         "replaying": True,
         "taken_back": taken_back,

@@ -100,6 +100,20 @@ class ModeratedGameAdmin(GameAdmin):
         game = get_object_or_404(Game.objects.prefetch_related("seats__user"), pk=game_id)
         form = GameActionForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
+            if form.needs_confirmation():
+                # Asked again on a page of its own, which works without JavaScript; a single post never aborts.
+                return TemplateResponse(
+                    request,
+                    "admin/moderation/game_abort_confirm.html",
+                    {
+                        **self.admin_site.each_context(request),
+                        "title": _("Abort game #%(id)s?") % {"id": game.pk},
+                        "game": game,
+                        "seats": list(game.seats.all()),
+                        "reason": form.cleaned_data["reason"],
+                        "opts": Game._meta,
+                    },
+                )
             try:
                 self._game_action(request, game, form.cleaned_data)
             except services.ModerationError as exc:

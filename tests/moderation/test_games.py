@@ -47,7 +47,7 @@ def test_aborting_the_latest_rated_game_restores_the_ratings(mod_client, moderat
     game = rated([a, b], [2, 1], T0 + timedelta(days=1))
     assert snapshot([a, b]) != before
 
-    response = post_action(mod_client, game, action="abort")
+    response = post_action(mod_client, game, action="abort", confirm="1")
 
     assert response.status_code == HTTPStatus.FOUND
     game.refresh_from_db()
@@ -100,7 +100,7 @@ def test_refunding_a_game_to_the_other_players_keeps_the_offenders_change(mod_cl
 
 
 def test_aborting_a_running_game_stops_its_clocks(mod_client, game):
-    post_action(mod_client, game, action="abort")
+    post_action(mod_client, game, action="abort", confirm="1")
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED
     assert game.deadline is None and not game.seats.filter(deadline__isnull=False).exists()
@@ -226,3 +226,42 @@ def test_a_moderator_cannot_open_the_hidden_log_of_a_running_game_they_play_in(m
     with pytest.raises(services.ModerationError):
         services.game_full_log(moderator=moderator, game_id=game.pk)
     assert not ModerationAction.objects.exists()
+
+
+def test_one_post_without_the_confirmation_does_not_abort_the_game(mod_client, game):
+    """Abort cannot be undone: the form's first post asks again, and only the confirmed post aborts (no JavaScript)."""
+    url = reverse("admin:games_game_moderate", args=[game.pk])
+    first = mod_client.post(url, {"action": "abort", "reason": "collusion"})
+    assert first.status_code == HTTPStatus.OK
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert not ModerationAction.objects.filter(action=Kind.GAME_ABORT).exists()
+    page = first.content.decode()
+    assert f"Abort game #{game.pk}?" in page and "collusion" in page
+    # The confirmation carries the reason on, and a way back that changes nothing.
+    assert 'name="confirm" value="1"' in page and 'value="collusion"' in page and url in page
+    # A confirmation box that was not ticked is no confirmation either.
+    assert mod_client.post(url, {"action": "abort", "reason": "collusion", "confirm": ""}).status_code == HTTPStatus.OK
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+
+    confirmed = mod_client.post(url, {"action": "abort", "reason": "collusion", "confirm": "1"})
+    assert confirmed.status_code == HTTPStatus.FOUND
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED
+    assert ModerationAction.objects.get(action=Kind.GAME_ABORT).reason == "collusion"
+
+
+def test_the_other_game_actions_need_no_second_post(mod_client, game):
+    extend = post_action(mod_client, game, action="extend", hours=5, position=1)
+    assert extend.status_code == HTTPStatus.FOUND
+    assert ModerationAction.objects.filter(action=Kind.DEADLINE_EXTEND).count() == 1
+
+
+@pytest.mark.parametrize(("language", "text"), [("zh-hant", "將被中止"), ("zh-hans", "将被中止")])
+def test_the_abort_confirmation_is_in_the_moderators_language(mod_client, game, language, text):
+    mod_client.cookies["django_language"] = language
+    page = mod_client.post(reverse("admin:games_game_moderate", args=[game.pk]), {"action": "abort", "reason": "x"})
+    assert text in page.content.decode()
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE

@@ -52,7 +52,7 @@ def test_the_replay_seen_from_another_seat_calls_only_the_readers_own_seat_you(c
     game = finished_dominion(player, opponent)
     mine = game.seats.get(user=player).position
     client.force_login(player)
-    other = html(client.get(reverse("games:replay", args=[game.pk]) + f"?step=5&seat={1 - mine}"))
+    other = html(client.get(reverse("games:replay", args=[game.pk]) + f"?step=5&seat={2 - mine}"))
     you = re.findall(r"<th scope=\"row\">([^<]*) \(you\)</th>", other)
     assert you == [player.shown_name], you
     client.force_login(UserFactory())
