@@ -36,6 +36,7 @@ def game_create_arranged(
     time_per_move: timedelta,
     clock: str = Game.Clock.MOVE,
     increment: timedelta = timedelta(0),
+    announced_by: str = "",
 ) -> Game:
     """Create and start a game with exactly ``players``, seated in the order given (seat 0 moves first).
 
@@ -45,7 +46,8 @@ def game_create_arranged(
     order is kept (a tournament gives colours). The game has no creator
     (nobody may cancel it as its creator) and is public. Runs in one
     transaction; publishes ``GameStarted`` with nobody as its starter, so
-    every player gets the "game started" email.
+    every player gets the "game started" email, unless the arranger tells
+    them itself (``announced_by``, e.g. a tournament's round email).
 
     Args:
         players: 2 to the engine's maximum users, distinct, in seat order.
@@ -55,6 +57,8 @@ def game_create_arranged(
         time_per_move: the time per decision (a Fischer clock's bank).
         clock: ``Game.Clock.MOVE`` or ``Game.Clock.FISCHER``.
         increment: a Fischer clock's increment.
+        announced_by: the kind of notice in which the arranger announces the
+            start (``events.GameStarted.announced_by``); "" for none.
 
     Returns:
         The Game, active.
@@ -82,7 +86,7 @@ def game_create_arranged(
             increment=increment,
         )
         Seat.objects.bulk_create(Seat(game=game, position=i, user=u) for i, u in enumerate(users))
-        game_start_locked(game, engine, started_by=None, shuffle=False)
+        game_start_locked(game, engine, started_by=None, shuffle=False, announced_by=announced_by)
     return game
 
 

@@ -81,10 +81,16 @@ class GameStarted:
         started_by_id: the user who took the last seat (or created a game
             against bots): they watch the start, so they need no email. None
             when nobody did.
+        announced_by: the kind of notice (a ``correspondence`` notification
+            kind, e.g. ``"tournament"``) in which whoever arranged the game
+            tells its players of the start, with the game's link (a
+            tournament's "round N: your games"); "" for none. A player who
+            gets that notice needs no separate "game started" email.
     """
 
     game: Game
     started_by_id: int | None
+    announced_by: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -241,6 +241,7 @@ def _make_round(
                 time_per_move=tournament.time_per_move,
                 clock=tournament.clock,
                 increment=tournament.increment,
+                announced_by=notify.KIND,  # the round's email lists the game: no separate "game started"
             )
         table.save()
         # A Swiss bye is a point (FIDE's pairing-allocated bye); a round robin's sits out, once
