@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from games.creation import check_time_control, engine_for_new_game, game_row_create
 from games.engine.core import InvalidOptions
-from games.lifecycle import game_start_locked, seat_forfeit_locked
+from games.lifecycle import game_abort_locked, game_start_locked, seat_forfeit_locked
 from games.locking import lock_game
 from games.models import Game, Seat
 
@@ -114,4 +114,28 @@ def game_withdraw_player(*, game_id: int, user: User, by_moderator: bool = False
         if seat is None or seat.given_up:
             return False
         seat_forfeit_locked(game, seat, timezone.now(), resigned=not by_moderator, by_moderator=by_moderator)
+    return True
+
+
+def game_cancel_arranged(*, game_id: int) -> bool:
+    """Cancel a game that has not ended because the event it was arranged for was cancelled.
+
+    Through the same abort as a moderator's (``games.lifecycle.game_abort_locked``):
+    clocks stop, nobody owes a move, the game is aborted and never rated,
+    and ``GameCancelled`` ("event") is published for the apps that listen.
+    A game that already ended (finished or aborted) is left exactly as it
+    is, so a repeated call is harmless and a finished game keeps its result
+    and its rating changes.
+
+    Returns:
+        True if the game was cancelled now.
+
+    Raises:
+        Game.DoesNotExist: no such game.
+    """
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.status not in (Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.FROZEN):
+            return False
+        game_abort_locked(game, why="event")
     return True

@@ -172,7 +172,9 @@ class GameCancelled:
     Attributes:
         game: the Game, now aborted.
         why: ``"creator"`` (cancelled before it started), ``"expired"`` (nobody
-            joined in ``games.lifecycle.OPEN_GAME_LIFETIME``) or ``"moderator"``.
+            joined in ``games.lifecycle.OPEN_GAME_LIFETIME``), ``"moderator"``,
+            or ``"event"`` (the tournament it was arranged for was cancelled:
+            ``games.arranged.game_cancel_arranged``).
         was: the status it had before.
     """
 

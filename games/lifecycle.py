@@ -395,10 +395,11 @@ def game_freeze(*, game_id: int, broken: ReplayBroken) -> bool:
     return True
 
 
-def game_abort_locked(game: Game) -> str:
+def game_abort_locked(game: Game, why: str = "moderator") -> str:
     """Abort ``game`` whatever its status (a moderator's decision): clocks stop, no result. Lock held.
 
-    Publishes ``GameCancelled`` ("moderator"). Reversing rating changes of a
+    Publishes ``GameCancelled`` (``why``: "moderator", or "event" when the
+    event the game belonged to was cancelled). Reversing rating changes of a
     finished game is the caller's business (``moderation``).
 
     Returns:
@@ -413,7 +414,7 @@ def game_abort_locked(game: Game) -> str:
     game.to_act = []
     game.deadline = None
     game.save(update_fields=["status", "finished", "to_act", "deadline"])
-    events.publish(events.GameCancelled(game=game, why="moderator", was=was))
+    events.publish(events.GameCancelled(game=game, why=why, was=was))
     return was
 
 

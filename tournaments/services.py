@@ -260,22 +260,46 @@ def _make_round(
     return rnd
 
 
+def tournament_games_cancel(tournament: Tournament) -> list[int]:
+    """Cancel every game of ``tournament`` that has not ended (the tournament is locked and being cancelled).
+
+    Each through ``games.services.game_cancel_arranged`` (the game locked,
+    aborted, ``GameCancelled`` published), so it is never rated and its
+    players owe no more moves; its table is closed with no points by
+    :func:`result_record`. Finished games are left as they are.
+
+    Returns:
+        The ids of the games cancelled now.
+    """
+    unfinished = Game.objects.filter(
+        tournament_table__round__tournament=tournament,
+        status__in=[Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.FROZEN],
+    ).order_by("pk")
+    return [pk for pk in list(unfinished.values_list("pk", flat=True)) if games.game_cancel_arranged(game_id=pk)]
+
+
 def result_record(game: Game, seats: list[Seat] | None = None) -> int | None:
     """Record a tournament game's result at its table (called in the game's transaction, lock held).
 
     Places come from the seats' ranks (a forfeited seat ranks last, as
     everywhere); tournament points from :func:`tournaments.pairing.place_points`.
     A game that ended without ranks (cancelled by a moderator) gives
-    everyone 0, which a moderator may adjust. The caller queues the
+    everyone 0, which a moderator may adjust; a game cancelled with its
+    cancelled tournament gives no points at all (the table is only closed).
+    The caller queues the
     tournament's advance after commit (``tournaments.listeners``).
 
     Returns:
         The tournament's id if the game belonged to one of its tables, else None.
     """
-    table = Table.objects.filter(game_id=game.pk).select_related("round").first()
+    table = Table.objects.filter(game_id=game.pk).select_related("round__tournament").first()
     if table is None:
         return None
     if table.done:
+        return table.round.tournament_id
+    if table.round.tournament.status == Status.CANCELLED:
+        table.done = True
+        table.save(update_fields=["done"])
         return table.round.tournament_id
     seats = seats if seats is not None else list(game.seats.all())
     rank_of = {s.user_id: s.rank for s in seats}
