@@ -149,10 +149,17 @@ def tournament_withdraw(*, tournament_id: int, user: User, by_moderator: bool = 
     return entry
 
 
+def left_the_site(user: User) -> bool:
+    """True for an account deleted (``accounts.services.user_delete``) or deactivated: it plays no more games."""
+    return not user.is_active or user.deleted is not None
+
+
 def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool:
     """Start a tournament whose start time has come: seed the players and make the first round (all, for round robin).
 
-    Fewer than two players: the tournament is cancelled instead.
+    A sign-up whose account was deleted (or deactivated) since is dropped,
+    as if withdrawn before the start. Fewer than two players: the
+    tournament is cancelled instead.
 
     Returns:
         True if it started (or was cancelled) now.
@@ -163,6 +170,10 @@ def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool
         if not tournament.is_signup or tournament.starts > now:
             return False
         entries = list(tournament.entries.select_related("user"))
+        gone = [e.pk for e in entries if left_the_site(e.user)]
+        if gone:
+            Entry.objects.filter(pk__in=gone).delete()
+            entries = [e for e in entries if e.pk not in gone]
         if len(entries) < 2:
             tournament.status = Status.CANCELLED
             tournament.finished = now
@@ -191,8 +202,17 @@ def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool
 
 
 def _next_round(tournament: Tournament, now: datetime) -> bool:
-    """Pair and make round ``current_round + 1`` (tournament locked). False if nobody can be paired."""
+    """Pair and make round ``current_round + 1`` (tournament locked). False if nobody can be paired.
+
+    A player whose account was deleted since the last round is withdrawn
+    now (their games all ended: the round is complete), so they are not
+    paired with someone who would only win by their timeout, nor emailed.
+    """
     active = list(tournament.entries.filter(withdrawn__isnull=True).select_related("user").order_by("number"))
+    gone = [e.pk for e in active if left_the_site(e.user)]
+    if gone:
+        Entry.objects.filter(pk__in=gone).update(withdrawn=now)
+        active = [e for e in active if e.pk not in gone]
     # A suspended (banned) player sits the round out: their seats would only be forfeited.
     active = [e for e in active if not policy.is_restricted(e.user, "join")]
     if len(active) < 2:

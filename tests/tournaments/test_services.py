@@ -10,6 +10,7 @@ from django.contrib.auth.models import Permission
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
+from accounts.services import user_delete
 from correspondence.models import Notification
 from games.autoplay import game_timeout
 from games.models import Game, Seat
@@ -330,3 +331,29 @@ def test_cancelling_a_running_tournament_cancels_its_unfinished_games_unrated(mo
     assert services.tick(now=later()) == {"started": 0, "advanced": 0}
     assert not Notification.objects.filter(kind="tournament", data__event="result").exists()
 
+
+@pytest.mark.django_db(transaction=True)
+def test_a_player_who_deleted_their_account_is_not_paired_again(moderator):
+    t = make_tournament(moderator, rounds=3)
+    users = sign_up(t, 4)
+    services.tick(now=later())
+    user_delete(user=users[0])
+    play_round(t, 1)
+    t.refresh_from_db()
+    assert t.current_round == 2
+    assert not TableSeat.objects.filter(table__round__number=2, entry__user=users[0]).exists()
+    entry = Entry.objects.get(tournament=t, user=users[0])
+    assert entry.withdrawn is not None and not entry.removed  # shown as withdrawn in the standings
+    assert not Notification.objects.filter(kind="tournament", user=users[0], data__round=2).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sign_up_whose_account_was_deleted_before_the_start_is_dropped(moderator):
+    t = make_tournament(moderator, system="round_robin")
+    users = sign_up(t, 4)
+    user_delete(user=users[3])
+    services.tick(now=later())
+    t.refresh_from_db()
+    assert t.status == "running" and t.rounds == 3  # three players: three rounds, one bye each
+    assert not Entry.objects.filter(tournament=t, user=users[3]).exists()
+    assert not Game.objects.filter(seats__user=users[3]).exists()
