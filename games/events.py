@@ -38,9 +38,9 @@ GameFinished           a game ended with ranks (by the rules, a forfeit     corr
                        or a moderator's adjudication)                       ratings: the rating update;
                                                                             tournaments: the table's result;
                                                                             stats: queue its measuring after commit
-GameCancelled          an open game was cancelled or expired, or a          correspondence: the creator's email
-                       moderator aborted a game                             (expired games); tournaments: the
-                                                                            aborted table scores 0; stats: take an
+GameCancelled          an open game was cancelled or expired, a             correspondence: the creator's email
+                       moderator aborted a game, or its tournament was      (expired games); tournaments: the
+                       cancelled                                            aborted table scores 0; stats: take an
                                                                             aborted finished game out, after commit
 ChatPosted             a chat line was posted                               correspondence: chat emails
 UndoAsked              a player asked the others to let them take moves     correspondence: "allow it?" emails
