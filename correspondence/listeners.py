@@ -15,8 +15,13 @@ from games import events, policy
 
 
 def on_game_started(event: events.GameStarted) -> None:
-    """Owe "game started" to everyone seated but whoever started it."""
-    outbox.notify_game_started(game=event.game, except_user_id=event.started_by_id)
+    """Owe "game started" to everyone seated but whoever started it.
+
+    A game whose start is announced by another notice (a tournament's
+    round email, ``event.announced_by``) still gets the rows, marked so
+    that they are sent only to players who turned that notice off.
+    """
+    outbox.notify_game_started(game=event.game, except_user_id=event.started_by_id, covered_by=event.announced_by)
 
 
 def on_decisions_owed(event: events.DecisionsOwed) -> None:

@@ -100,12 +100,20 @@ def notify_undo_asked(*, game: Game, request_id: int, seat: int, voters: Iterabl
     _notify([s.user_id for s in voters], game, Kind.UNDO_ASKED, request_id, {"request": request_id, "seat": seat})
 
 
-def notify_game_started(*, game: Game, except_user_id: int | None = None) -> None:
-    """Owe a "game started" to every person seated at ``game`` but ``except_user_id`` (who started it)."""
+def notify_game_started(*, game: Game, except_user_id: int | None = None, covered_by: str = "") -> None:
+    """Owe a "game started" to every person seated at ``game`` but ``except_user_id`` (who started it).
+
+    ``covered_by``: the kind of another email that already tells of the
+    start with the game's link (``"tournament"``: the round's email). The
+    row is then skipped at sending time for a player who wants that kind,
+    so one start is one email, and sent to one who turned it off, so
+    nobody misses their game.
+    """
     people = game.seats.filter(bot="").exclude(user=None)
     if except_user_id is not None:
         people = people.exclude(user_id=except_user_id)
-    _notify(people.values_list("user_id", flat=True), game, Kind.GAME_STARTED, 0)
+    data = {"covered_by": covered_by} if covered_by else None
+    _notify(people.values_list("user_id", flat=True), game, Kind.GAME_STARTED, 0, data)
 
 
 def notify_game_over(*, game: Game) -> None:
@@ -289,6 +297,9 @@ def _skip_reason(n: Notification) -> str:
             # The digest is how the emails come; a browser notification is still pushed for each move
             # (the settings page says so): quiet by nature, and the digest alone can leave a game waiting a day.
             return "digest"
+    covered_by = n.data.get("covered_by") if n.kind == Kind.GAME_STARTED else None
+    if covered_by and prefs.wants(covered_by):
+        return f"covered by the {covered_by} email"
     if n.kind == Kind.CHAT and _chat_withdrawn(n):
         return "the message was hidden, or its author is blocked"
     if n.kind == Kind.UNDO_ASKED and not _undo_still_open(n):

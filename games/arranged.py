@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from games.creation import check_time_control, engine_for_new_game, game_row_create
 from games.engine.core import InvalidOptions
-from games.lifecycle import game_start_locked, seat_forfeit_locked
+from games.lifecycle import game_abort_locked, game_start_locked, seat_forfeit_locked
 from games.locking import lock_game
 from games.models import Game, Seat
 
@@ -36,6 +36,7 @@ def game_create_arranged(
     time_per_move: timedelta,
     clock: str = Game.Clock.MOVE,
     increment: timedelta = timedelta(0),
+    announced_by: str = "",
 ) -> Game:
     """Create and start a game with exactly ``players``, seated in the order given (seat 0 moves first).
 
@@ -45,7 +46,8 @@ def game_create_arranged(
     order is kept (a tournament gives colours). The game has no creator
     (nobody may cancel it as its creator) and is public. Runs in one
     transaction; publishes ``GameStarted`` with nobody as its starter, so
-    every player gets the "game started" email.
+    every player gets the "game started" email, unless the arranger tells
+    them itself (``announced_by``, e.g. a tournament's round email).
 
     Args:
         players: 2 to the engine's maximum users, distinct, in seat order.
@@ -55,6 +57,8 @@ def game_create_arranged(
         time_per_move: the time per decision (a Fischer clock's bank).
         clock: ``Game.Clock.MOVE`` or ``Game.Clock.FISCHER``.
         increment: a Fischer clock's increment.
+        announced_by: the kind of notice in which the arranger announces the
+            start (``events.GameStarted.announced_by``); "" for none.
 
     Returns:
         The Game, active.
@@ -82,7 +86,7 @@ def game_create_arranged(
             increment=increment,
         )
         Seat.objects.bulk_create(Seat(game=game, position=i, user=u) for i, u in enumerate(users))
-        game_start_locked(game, engine, started_by=None, shuffle=False)
+        game_start_locked(game, engine, started_by=None, shuffle=False, announced_by=announced_by)
     return game
 
 
@@ -110,4 +114,28 @@ def game_withdraw_player(*, game_id: int, user: User, by_moderator: bool = False
         if seat is None or seat.given_up:
             return False
         seat_forfeit_locked(game, seat, timezone.now(), resigned=not by_moderator, by_moderator=by_moderator)
+    return True
+
+
+def game_cancel_arranged(*, game_id: int) -> bool:
+    """Cancel a game that has not ended because the event it was arranged for was cancelled.
+
+    Through the same abort as a moderator's (``games.lifecycle.game_abort_locked``):
+    clocks stop, nobody owes a move, the game is aborted and never rated,
+    and ``GameCancelled`` ("event") is published for the apps that listen.
+    A game that already ended (finished or aborted) is left exactly as it
+    is, so a repeated call is harmless and a finished game keeps its result
+    and its rating changes.
+
+    Returns:
+        True if the game was cancelled now.
+
+    Raises:
+        Game.DoesNotExist: no such game.
+    """
+    with transaction.atomic():
+        game = lock_game(game_id)
+        if game.status not in (Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.FROZEN):
+            return False
+        game_abort_locked(game, why="event")
     return True

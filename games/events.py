@@ -38,9 +38,9 @@ GameFinished           a game ended with ranks (by the rules, a forfeit     corr
                        or a moderator's adjudication)                       ratings: the rating update;
                                                                             tournaments: the table's result;
                                                                             stats: queue its measuring after commit
-GameCancelled          an open game was cancelled or expired, or a          correspondence: the creator's email
-                       moderator aborted a game                             (expired games); tournaments: the
-                                                                            aborted table scores 0; stats: take an
+GameCancelled          an open game was cancelled or expired, a             correspondence: the creator's email
+                       moderator aborted a game, or its tournament was      (expired games); tournaments: the
+                       cancelled                                            aborted table scores 0; stats: take an
                                                                             aborted finished game out, after commit
 ChatPosted             a chat line was posted                               correspondence: chat emails
 UndoAsked              a player asked the others to let them take moves     correspondence: "allow it?" emails
@@ -81,10 +81,16 @@ class GameStarted:
         started_by_id: the user who took the last seat (or created a game
             against bots): they watch the start, so they need no email. None
             when nobody did.
+        announced_by: the kind of notice (a ``correspondence`` notification
+            kind, e.g. ``"tournament"``) in which whoever arranged the game
+            tells its players of the start, with the game's link (a
+            tournament's "round N: your games"); "" for none. A player who
+            gets that notice needs no separate "game started" email.
     """
 
     game: Game
     started_by_id: int | None
+    announced_by: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +172,9 @@ class GameCancelled:
     Attributes:
         game: the Game, now aborted.
         why: ``"creator"`` (cancelled before it started), ``"expired"`` (nobody
-            joined in ``games.lifecycle.OPEN_GAME_LIFETIME``) or ``"moderator"``.
+            joined in ``games.lifecycle.OPEN_GAME_LIFETIME``), ``"moderator"``,
+            or ``"event"`` (the tournament it was arranged for was cancelled:
+            ``games.arranged.game_cancel_arranged``).
         was: the status it had before.
     """
 

@@ -243,12 +243,15 @@ def game_cancel(*, game_id: int, user: User) -> Game:
     return game
 
 
-def game_start_locked(game: Game, engine: Engine, *, started_by: User | None = None, shuffle: bool = True) -> None:
+def game_start_locked(
+    game: Game, engine: Engine, *, started_by: User | None = None, shuffle: bool = True, announced_by: str = ""
+) -> None:
     """Shuffle the seats (unless ``shuffle`` is False), make the options concrete and deal. Caller holds the lock.
 
     ``started_by``: whoever filled the last seat (or created a game against
     bots); they are looking at the game as it starts, so they get no
-    "has started" email.
+    "has started" email. ``announced_by``: the notice that tells the players
+    of the start instead (``events.GameStarted.announced_by``).
 
     Seat order is drawn with ``secrets`` (not the game's seed) so that
     nobody who learns the seed afterwards could have predicted it.
@@ -272,7 +275,9 @@ def game_start_locked(game: Game, engine: Engine, *, started_by: User | None = N
     game.started = timezone.now()
     game.last_seq = 0
     update_turn_fields(game, engine, state)
-    events.publish(events.GameStarted(game=game, started_by_id=started_by.pk if started_by else None))
+    events.publish(
+        events.GameStarted(game=game, started_by_id=started_by.pk if started_by else None, announced_by=announced_by)
+    )
     game.save(update_fields=["options", "engine_version", "status", "started", "last_seq", "to_act", "deadline"])
     on_commit_cache_and_fan_out(game, engine, Snapshot(state, []), since=since)
 
@@ -400,10 +405,11 @@ def game_freeze(*, game_id: int, broken: ReplayBroken) -> bool:
     return True
 
 
-def game_abort_locked(game: Game) -> str:
+def game_abort_locked(game: Game, why: str = "moderator") -> str:
     """Abort ``game`` whatever its status (a moderator's decision): clocks stop, no result. Lock held.
 
-    Publishes ``GameCancelled`` ("moderator"). Reversing rating changes of a
+    Publishes ``GameCancelled`` (``why``: "moderator", or "event" when the
+    event the game belonged to was cancelled). Reversing rating changes of a
     finished game is the caller's business (``moderation``).
 
     Returns:
@@ -418,7 +424,7 @@ def game_abort_locked(game: Game) -> str:
     game.to_act = []
     game.deadline = None
     game.save(update_fields=["status", "finished", "to_act", "deadline"])
-    events.publish(events.GameCancelled(game=game, why="moderator", was=was))
+    events.publish(events.GameCancelled(game=game, why=why, was=was))
     return was
 
 

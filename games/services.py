@@ -18,7 +18,7 @@ with a sentence a player can read. The work is split by job:
 
 from __future__ import annotations
 
-from games.arranged import game_create_arranged, game_withdraw_player
+from games.arranged import game_cancel_arranged, game_create_arranged, game_withdraw_player
 from games.chat import chat_post
 from games.errors import (
     AccountRestricted,
@@ -73,6 +73,7 @@ __all__ = [
     "after_move",
     "chat_post",
     "game_cancel",
+    "game_cancel_arranged",
     "game_create",
     "game_create_arranged",
     "game_expire",

@@ -22,7 +22,7 @@ from games.engine.core import InvalidOptions
 from games.engine.registry import get_engine
 from moderation.trail import PERM_GAMES, Kind, reason_line, record, require, tell
 from tournaments.models import TableSeat, Tournament
-from tournaments.services import TournamentError, lock_tournament, tournament_withdraw
+from tournaments.services import TournamentError, lock_tournament, tournament_games_cancel, tournament_withdraw
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -107,8 +107,19 @@ def tournament_create(
 def tournament_cancel(*, moderator: User, tournament_id: int, reason: str = "") -> Tournament:
     """Cancel a tournament not yet over; audited as ``tournament_cancel``; its players are told.
 
-    Games already running are left to finish as ordinary games (rated as
-    usual); no further round is made.
+    What players expect of a cancelled tournament: it is over, for every
+    game in it. So no further round is made, and each of its games that
+    has not ended is cancelled too (``services.tournament_games_cancel``,
+    through the games' own locked abort, which publishes ``GameCancelled``):
+    clocks stop, nobody owes a move, and the game is never rated, as it
+    was only being played for the tournament. Games that already finished
+    keep their result and their rating changes: they were played out in
+    full, and undoing them is a moderator's separate decision per game
+    (``moderation.game_actions.game_abort``). The audit record lists the
+    games cancelled (``games_cancelled``); the players are told by a
+    notice, and the tournament page shows it cancelled, with those games
+    marked cancelled. Organisers are moderators (only they create
+    tournaments), so this one service serves both.
 
     Raises:
         PermissionDenied, TournamentError (already over).
@@ -122,18 +133,24 @@ def tournament_cancel(*, moderator: User, tournament_id: int, reason: str = "") 
         tournament.status = Tournament.Status.CANCELLED
         tournament.finished = timezone.now()
         tournament.save(update_fields=["status", "finished"])
+        cancelled = tournament_games_cancel(tournament)
         record(
             moderator=moderator,
             action=Kind.TOURNAMENT_CANCEL,
             reason=reason,
-            data={"tournament": tournament.pk, "was": was},
+            data={"tournament": tournament.pk, "was": was, "games_cancelled": cancelled},
         )
         name = tournament.name
         tell(
             tournament.entries.values_list("user_id", flat=True),
             lambda: " ".join(
                 filter(
-                    None, [_("A moderator cancelled the tournament %(name)s.") % {"name": name}, reason_line(reason)]
+                    None,
+                    [
+                        _("A moderator cancelled the tournament %(name)s.") % {"name": name},
+                        _("Its unfinished games are cancelled and do not count for ratings.") if cancelled else "",
+                        reason_line(reason),
+                    ],
                 )
             ),
         )

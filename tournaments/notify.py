@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from correspondence import outbox
 from correspondence.emails import absolute
@@ -100,7 +101,7 @@ def render(n: Notification) -> dict[str, Any]:
     all_at_once = tournament is not None and tournament.system == Tournament.System.ROUND_ROBIN
     if not all_at_once:  # a round robin's games all start together: the start lists them all
         mine = mine.filter(table__round__number=number)
-    mine = list(mine.select_related("table__game").order_by("table__round__number"))
+    mine = list(mine.select_related("table__game", "table__round").order_by("table__round__number"))
     games = [(game_title(ts.table.game), absolute(ts.table.game.get_absolute_url())) for ts in mine if ts.table.game_id]
     lines: list[str] = []
     if event == "result":
@@ -117,13 +118,42 @@ def render(n: Notification) -> dict[str, Any]:
     else:
         subject = _("%(name)s: round %(round)d") % {"name": name, "round": number}
         lines.append(_("Round %(round)d of %(name)s has begun.") % {"round": number, "name": name})
+    byes = [ts for ts in mine if not ts.table.game_id]
     if all_at_once:
         lines.append(_("Your games:"))
+        lines.extend(_bye_line(ts, in_round=ts.table.round.number) for ts in byes)
     elif games:
         lines.append(_("Your games this round:"))
     else:
-        lines.append(_("You have a bye this round: it counts as a win."))
+        lines.extend(_bye_line(ts) for ts in byes)
     return {"subject": subject, "lines": lines, "games": games + links}
+
+
+def _bye_line(ts: TableSeat, in_round: int = 0) -> str:
+    """ "You have a bye (this round / in round N)" and the points it scores (a Swiss bye 1, a round robin's 0)."""
+    points = ts.points or 0.0
+    if in_round:
+        if not points:
+            return _("You have a bye in round %(round)d: you sit it out, and it scores no points.") % {
+                "round": in_round
+            }
+        return ngettext(
+            "You have a bye in round %(round)d: it scores %(points)s point, as a win does.",
+            "You have a bye in round %(round)d: it scores %(points)s points, as a win does.",
+            _plural(points),
+        ) % {"round": in_round, "points": _points(points)}
+    if not points:
+        return _("You have a bye this round: you sit it out, and it scores no points.")
+    return ngettext(
+        "You have a bye this round: it scores %(points)s point, as a win does.",
+        "You have a bye this round: it scores %(points)s points, as a win does.",
+        _plural(points),
+    ) % {"points": _points(points)}
+
+
+def _plural(points: float) -> int:
+    """The count ngettext chooses a form by: 1 for exactly one point, else 2 (0.5 points, 2 points)."""
+    return 1 if points == 1 else 2
 
 
 def _points(value: float) -> str:

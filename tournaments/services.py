@@ -149,10 +149,17 @@ def tournament_withdraw(*, tournament_id: int, user: User, by_moderator: bool = 
     return entry
 
 
+def left_the_site(user: User) -> bool:
+    """True for an account deleted (``accounts.services.user_delete``) or deactivated: it plays no more games."""
+    return not user.is_active or user.deleted is not None
+
+
 def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool:
     """Start a tournament whose start time has come: seed the players and make the first round (all, for round robin).
 
-    Fewer than two players: the tournament is cancelled instead.
+    A sign-up whose account was deleted (or deactivated) since is dropped,
+    as if withdrawn before the start. Fewer than two players: the
+    tournament is cancelled instead.
 
     Returns:
         True if it started (or was cancelled) now.
@@ -163,6 +170,10 @@ def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool
         if not tournament.is_signup or tournament.starts > now:
             return False
         entries = list(tournament.entries.select_related("user"))
+        gone = [e.pk for e in entries if left_the_site(e.user)]
+        if gone:
+            Entry.objects.filter(pk__in=gone).delete()
+            entries = [e for e in entries if e.pk not in gone]
         if len(entries) < 2:
             tournament.status = Status.CANCELLED
             tournament.finished = now
@@ -191,8 +202,17 @@ def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool
 
 
 def _next_round(tournament: Tournament, now: datetime) -> bool:
-    """Pair and make round ``current_round + 1`` (tournament locked). False if nobody can be paired."""
+    """Pair and make round ``current_round + 1`` (tournament locked). False if nobody can be paired.
+
+    A player whose account was deleted since the last round is withdrawn
+    now (their games all ended: the round is complete), so they are not
+    paired with someone who would only win by their timeout, nor emailed.
+    """
     active = list(tournament.entries.filter(withdrawn__isnull=True).select_related("user").order_by("number"))
+    gone = [e.pk for e in active if left_the_site(e.user)]
+    if gone:
+        Entry.objects.filter(pk__in=gone).update(withdrawn=now)
+        active = [e for e in active if e.pk not in gone]
     # A suspended (banned) player sits the round out: their seats would only be forfeited.
     active = [e for e in active if not policy.is_restricted(e.user, "join")]
     if len(active) < 2:
@@ -241,6 +261,7 @@ def _make_round(
                 time_per_move=tournament.time_per_move,
                 clock=tournament.clock,
                 increment=tournament.increment,
+                announced_by=notify.KIND,  # the round's email lists the game: no separate "game started"
             )
         table.save()
         # A Swiss bye is a point (FIDE's pairing-allocated bye); a round robin's sits out, once
@@ -259,22 +280,46 @@ def _make_round(
     return rnd
 
 
+def tournament_games_cancel(tournament: Tournament) -> list[int]:
+    """Cancel every game of ``tournament`` that has not ended (the tournament is locked and being cancelled).
+
+    Each through ``games.services.game_cancel_arranged`` (the game locked,
+    aborted, ``GameCancelled`` published), so it is never rated and its
+    players owe no more moves; its table is closed with no points by
+    :func:`result_record`. Finished games are left as they are.
+
+    Returns:
+        The ids of the games cancelled now.
+    """
+    unfinished = Game.objects.filter(
+        tournament_table__round__tournament=tournament,
+        status__in=[Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.FROZEN],
+    ).order_by("pk")
+    return [pk for pk in list(unfinished.values_list("pk", flat=True)) if games.game_cancel_arranged(game_id=pk)]
+
+
 def result_record(game: Game, seats: list[Seat] | None = None) -> int | None:
     """Record a tournament game's result at its table (called in the game's transaction, lock held).
 
     Places come from the seats' ranks (a forfeited seat ranks last, as
     everywhere); tournament points from :func:`tournaments.pairing.place_points`.
     A game that ended without ranks (cancelled by a moderator) gives
-    everyone 0, which a moderator may adjust. The caller queues the
+    everyone 0, which a moderator may adjust; a game cancelled with its
+    cancelled tournament gives no points at all (the table is only closed).
+    The caller queues the
     tournament's advance after commit (``tournaments.listeners``).
 
     Returns:
         The tournament's id if the game belonged to one of its tables, else None.
     """
-    table = Table.objects.filter(game_id=game.pk).select_related("round").first()
+    table = Table.objects.filter(game_id=game.pk).select_related("round__tournament").first()
     if table is None:
         return None
     if table.done:
+        return table.round.tournament_id
+    if table.round.tournament.status == Status.CANCELLED:
+        table.done = True
+        table.save(update_fields=["done"])
         return table.round.tournament_id
     seats = seats if seats is not None else list(game.seats.all())
     rank_of = {s.user_id: s.rank for s in seats}

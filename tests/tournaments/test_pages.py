@@ -13,7 +13,7 @@ from games import services as games
 from moderation.models import ModerationAction
 from tests.factories import UserFactory
 from tests.tournaments.conftest import later, make_tournament
-from tournaments import services
+from tournaments import moderators, services
 from tournaments.models import Entry, Table, Tournament
 
 
@@ -201,3 +201,19 @@ def test_a_tournament_games_page_links_back_to_its_tournament_and_round(client, 
         time_per_move=games.TIME_CONTROLS[0],
     )
     assert "tournament-of-game" not in client.get(other.get_absolute_url()).content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_cancelled_tournaments_page_says_so_and_marks_its_cancelled_games(client, moderator):
+    t = make_tournament(moderator, rounds=2)
+    users = [UserFactory() for _ in range(4)]
+    for u in users:
+        services.tournament_signup(tournament_id=t.pk, user=u)
+    services.tick(now=later())
+    moderators.tournament_cancel(moderator=moderator, tournament_id=t.pk, reason="")
+    client.force_login(users[0])
+    page = client.get(t.get_absolute_url()).content.decode()
+    assert "This tournament was cancelled" in page
+    assert "its unfinished games were cancelled and do not count for ratings" in page
+    assert page.count("the game (cancelled)") == 2 and "in progress" not in page
+    assert "Withdraw" not in page

@@ -10,11 +10,13 @@ from django.contrib.auth.models import Permission
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
+from accounts.services import user_delete
 from correspondence.models import Notification
 from games.autoplay import game_timeout
 from games.models import Game, Seat
-from moderation.models import ModerationAction
+from moderation.models import ModerationAction, Notice
 from moderation.user_actions import banned_seats_forfeit, user_ban
+from ratings.models import RatingChange
 from tests.factories import UserFactory
 from tests.tournaments.conftest import later, make_tournament
 from tests.tournaments.helpers import play_out, play_round
@@ -302,3 +304,56 @@ def test_a_random_kingdom_is_drawn_once_per_round(moderator):
     services.tick(now=later())
     kingdoms = [tuple(g.options["kingdom"]) for g in Game.objects.filter(tournament_table__round__tournament=t)]
     assert len(kingdoms) == 3 and len(set(kingdoms)) == 1 and len(kingdoms[0]) == 10
+
+
+@pytest.mark.django_db(transaction=True)
+def test_cancelling_a_running_tournament_cancels_its_unfinished_games_unrated(moderator):
+    t = make_tournament(moderator, system="round_robin", rated=True, verified_only=False)
+    users = sign_up(t, 4)
+    services.tick(now=later())
+    done = Table.objects.filter(round__tournament=t, round__number=1).first().game
+    play_out(done.pk, "first")
+    rated_before = RatingChange.objects.count()
+    assert rated_before > 0  # the finished game was rated
+    moderators.tournament_cancel(moderator=moderator, tournament_id=t.pk, reason="venue closed")
+    games = Game.objects.filter(tournament_table__round__tournament=t)
+    assert games.get(pk=done.pk).status == "finished"  # a finished game stays as it was, rated
+    assert set(games.exclude(pk=done.pk).values_list("status", flat=True)) == {"aborted"}
+    assert RatingChange.objects.count() == rated_before
+    assert all(not g.to_act and g.deadline is None for g in games.exclude(pk=done.pk))
+    action = ModerationAction.objects.get(action="tournament_cancel")
+    assert sorted(action.data["games_cancelled"]) == sorted(games.exclude(pk=done.pk).values_list("pk", flat=True))
+    # The players were told that the unfinished games do not count.
+    assert "do not count for ratings" in Notice.objects.filter(user=users[0]).latest("pk").text
+    # A cancelled game's table scores nothing rather than 0 points.
+    assert not TableSeat.objects.filter(table__game__status="aborted").exclude(points=None).exists()
+    # Nothing further happens: no round, no result email.
+    assert services.tick(now=later()) == {"started": 0, "advanced": 0}
+    assert not Notification.objects.filter(kind="tournament", data__event="result").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_player_who_deleted_their_account_is_not_paired_again(moderator):
+    t = make_tournament(moderator, rounds=3)
+    users = sign_up(t, 4)
+    services.tick(now=later())
+    user_delete(user=users[0])
+    play_round(t, 1)
+    t.refresh_from_db()
+    assert t.current_round == 2
+    assert not TableSeat.objects.filter(table__round__number=2, entry__user=users[0]).exists()
+    entry = Entry.objects.get(tournament=t, user=users[0])
+    assert entry.withdrawn is not None and not entry.removed  # shown as withdrawn in the standings
+    assert not Notification.objects.filter(kind="tournament", user=users[0], data__round=2).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sign_up_whose_account_was_deleted_before_the_start_is_dropped(moderator):
+    t = make_tournament(moderator, system="round_robin")
+    users = sign_up(t, 4)
+    user_delete(user=users[3])
+    services.tick(now=later())
+    t.refresh_from_db()
+    assert t.status == "running" and t.rounds == 3  # three players: three rounds, one bye each
+    assert not Entry.objects.filter(tournament=t, user=users[3]).exists()
+    assert not Game.objects.filter(seats__user=users[3]).exists()
