@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from http import HTTPStatus
 
@@ -327,3 +328,13 @@ def test_email_change_takes_effect_only_once_the_new_address_is_verified(client,
     assert player.email == "new@example.com"
     assert selectors.has_verified_email(player)
     assert list(EmailAddress.objects.filter(user=player).values_list("email", flat=True)) == ["new@example.com"]
+
+
+def test_the_settings_fields_point_screen_readers_at_their_help_text(client):
+    """Each aria-describedby on the settings page names an element that is there (its help text)."""
+    client.force_login(UserFactory())
+    page = client.get(reverse("accounts:settings")).content.decode()
+    described = re.findall(r'aria-describedby="([^"]+)"', page)
+    assert "id_display_name_helptext" in described and "id_time_zone_helptext" in described
+    for target in described:
+        assert f'id="{target}"' in page, f"{target} is described by nothing"

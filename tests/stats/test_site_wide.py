@@ -224,3 +224,11 @@ def test_a_card_page_shows_its_text_in_the_readers_language(client):
     assert "<h1>義勇軍</h1>" in page and "每位其他玩家將手牌棄到剩下 3 張" in page
     assert "按玩家人數" in page and "買家勝率" in page
     assert "皇輿爭霸牌統計" in client.get("/stats/dominion/").content.decode()
+
+
+def test_the_statistics_root_leads_to_the_card_statistics(client):
+    """README sends newcomers to /stats/: it must land on a statistics page, not a 404."""
+    response = client.get("/stats/")
+    assert response.status_code == HTTPStatus.FOUND
+    assert response["Location"] == reverse("stats:dominion")
+    assert client.get("/stats/", follow=True).status_code == HTTPStatus.OK

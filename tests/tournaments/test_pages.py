@@ -217,3 +217,29 @@ def test_a_cancelled_tournaments_page_says_so_and_marks_its_cancelled_games(clie
     assert "its unfinished games were cancelled and do not count for ratings" in page
     assert page.count("the game (cancelled)") == 2 and "in progress" not in page
     assert "Withdraw" not in page
+
+
+@pytest.mark.django_db
+def test_a_refused_tournament_form_says_why_once(client, moderator):
+    client.force_login(moderator)
+    soon = timezone.localtime(timezone.now() + timedelta(days=1))
+    response = client.post(
+        reverse("tournaments:new"),
+        {
+            "name": "Backwards",
+            "kind": "dominion",
+            "kingdom": "random",
+            "system": "swiss",
+            "players_per_table": 2,
+            "rounds": 3,
+            "time_per_move": 172800,
+            "signup_closes": (soon + timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M"),
+            "starts": soon.strftime("%Y-%m-%dT%H:%M"),
+            "max_players": 0,
+            "min_games": 0,
+        },
+    )
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert page.count("Sign-up must close before the tournament starts.") == 1
+    assert 'name="name" value="Backwards"' in page and 'id="id_starts"' in page, "the fields are still drawn"

@@ -112,3 +112,21 @@ def test_the_grace_task_is_queued_with_its_countdown(settings, monkeypatch, play
     Game.objects.filter(pk=game.pk).update(forced_due=None)
     grace_on_commit(events.ChangesCommitted(game_id=game.pk, seq=game.last_seq, since=game.created, bot_to_act=False))
     assert len(queued) == 1, "nothing waits: nothing queued"
+
+
+def test_a_domaine_page_waiting_on_the_only_take_names_no_end_turn_button(settings, client, player, opponent):
+    """Domaine has no End turn button: the grace hint must point at the take instead."""
+    settings.HERALD_FORCED_MOVE_GRACE = 30
+    game = make_game(player, opponent, kind="domaine")
+    game = advance_with(DOMAINE, "greedy", game, lambda st: st.step == PLAY)
+    state = services.state_at(game)
+    p = state.turn_player
+    me = user_of(game, p)
+    card = state.players[p].hand[0]
+    services.game_submit_move(game_id=game.pk, user=me, move={"act": "sell", "card": card}, expected_seq=game.last_seq)
+    game.refresh_from_db()
+    assert game.forced_due is not None, "the sale leaves the deck as the only take, made after the grace"
+    client.force_login(me)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert "Your turn ends by itself" in page and "Draw from the deck" in page
+    assert "Press End turn" not in page
