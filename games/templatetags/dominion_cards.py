@@ -320,8 +320,17 @@ def decision_prompt(decision: dict[str, Any] | None, names: Any = None) -> str:
         return ""
     kind, source, params = decision["kind"], decision.get("source", ""), decision.get("params", {})
     card = _card_name(params.get("card", "")) if params.get("card") else ""
+    # Version 3 names the attacker of an answer that may be owed after the attacker's turn moved on: the
+    # card in play may by then be another player's.
+    by = (names or {}).get(params["by"]) if "by" in params else None
     if kind == "discard" and source == "Militia":
         n = decision["min"]
+        if by:
+            return ngettext(
+                "%(name)s's Militia: discard %(n)d card (down to 3).",
+                "%(name)s's Militia: discard %(n)d cards (down to 3).",
+                n,
+            ) % {"n": n, "name": by}
         return ngettext("Militia: discard %(n)d card (down to 3).", "Militia: discard %(n)d cards (down to 3).", n) % {
             "n": n
         }
@@ -351,6 +360,11 @@ def decision_prompt(decision: dict[str, Any] | None, names: Any = None) -> str:
             "card": card,
             "name": whose,
         }
+    if kind == "reveal_moat" and by:
+        attack = _card_name(params.get("attack", ""))
+        if "yes" not in decision.get("options", ["yes"]):
+            return _("%(name)s's %(attack)s attacks you. You have no Moat to reveal.") % {"attack": attack, "name": by}
+        return _("Reveal Moat to be unaffected by %(name)s's %(attack)s?") % {"attack": attack, "name": by}
     if kind == "reveal_moat":
         if "yes" not in decision.get("options", ["yes"]):
             # Asked though the hand has no Moat: nobody can tell from the waiting what it holds.
@@ -358,6 +372,10 @@ def decision_prompt(decision: dict[str, Any] | None, names: Any = None) -> str:
                 "attack": _card_name(params.get("attack", ""))
             }
         return _("Reveal Moat to be unaffected by %(attack)s?") % {"attack": _card_name(params.get("attack", ""))}
+    if kind == "topdeck" and by:
+        if not decision.get("options", ["?"]):
+            return _("%(name)s's Bureaucrat: you have no Victory card; your hand is revealed.") % {"name": by}
+        return _("%(name)s's Bureaucrat: put a Victory card from your hand on top of your deck.") % {"name": by}
     if kind == "topdeck":
         if not decision.get("options", ["?"]):
             return _("Bureaucrat: you have no Victory card; your hand is revealed.")

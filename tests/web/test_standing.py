@@ -195,3 +195,23 @@ def test_nobody_can_tell_from_the_waiting_whether_a_hand_holds_a_moat(db, dealt,
         )
         assert with_moat[key] == without[key], (key, diff[:12])
     assert any(e[0] == "bob" for e in with_moat["emails"])  # Bob was told, Moat or not
+
+
+def test_a_victims_question_names_whose_attack_it_answers(dealt, client, player, opponent):
+    """Version 3: an answer may be owed after the attacker has moved on, so the question names the attacker."""
+    opponent.standing_answers = ASK_ALL
+    opponent.save()
+    dealt["moat"] = False
+    game = _move(_game(player, opponent), player, act="play", card="Village")
+    game = _move(game, player, act="play", card="Militia")
+    game = _move(game, player, act="play", card="Market")
+    attacker = str(game.seats.get(position=0).name)
+    client.force_login(opponent)
+    url = reverse("games:detail", args=[game.pk])
+    page = client.get(url).content.decode()
+    assert f"{attacker}&#x27;s Militia attacks you. You have no Moat to reveal." in page
+    game = _move(game, opponent, act="no")
+    page = client.get(url).content.decode()
+    assert f"{attacker}&#x27;s Militia: discard 2 cards (down to 3)." in page
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hant").content.decode()
+    assert f"{attacker} 的義勇軍：棄掉 2 張牌（棄到剩 3 張）。" in page

@@ -504,8 +504,12 @@ def _attack(st: DominionState, p: int, card: str) -> None:
     _ask(st, decisions, ("window", p, card))
 
 
-def _reaction_question(st: DominionState, o: int, card: str) -> Decision:
-    """The Moat question for seat ``o``; a hand without Moat may only answer "no" (no reaction)."""
+def _reaction_question(st: DominionState, o: int, card: str, by: int | None = None) -> Decision:
+    """The Moat question for seat ``o``; a hand without Moat may only answer "no" (no reaction).
+
+    ``by``: the attacker's seat, named in the question's params when the answer may be owed after the
+    attacker's turn has moved on (version 3), so the victim's page can say whose attack it is.
+    """
     options = YES_NO if "Moat" in st.hands[o] else ["no"]
     return Decision(
         o,
@@ -515,7 +519,7 @@ def _reaction_question(st: DominionState, o: int, card: str) -> Decision:
         1,
         1,
         "Moat",
-        {"attack": card},
+        {"attack": card} if by is None else {"attack": card, "by": by},
         True,
         "yes_no",
     )
@@ -830,7 +834,7 @@ def _attack_v3(st: DominionState, p: int, card: str) -> None:
         if _asked_reaction(st, o):
             if reserve:
                 st.reserved += 1  # enough Curses are left for every victim
-            _owe(st, _reaction_question(st, o, card), ("react", p, card, o, reserve))
+            _owe(st, _reaction_question(st, o, card, by=p), ("react", p, card, o, reserve))
         else:
             _VICTIM[card](st, p, o)
 
@@ -849,7 +853,9 @@ def _victim_militia(st: DominionState, p: int, v: int) -> None:
     hand = st.hands[v]
     if len(hand) > 3:
         k = len(hand) - 3
-        d = _choose(v, "discard", f"Discard {k} cards (down to 3).", list(hand), k, k, "Militia", out_of_turn=True)
+        d = _choose(
+            v, "discard", f"Discard {k} cards (down to 3).", list(hand), k, k, "Militia", out_of_turn=True, by=p
+        )
         _owe(st, d, ("v_militia", v))
 
 
@@ -868,7 +874,7 @@ def _victim_bureaucrat(st: DominionState, p: int, v: int) -> None:
             _ev(st, "reveal", v, {"cards": list(st.hands[v])})
         return
     k = 1 if vic else 0
-    _owe(st, _choose(v, "topdeck", prompt, vic, k, k, "Bureaucrat", out_of_turn=True), ("v_bureaucrat", v))
+    _owe(st, _choose(v, "topdeck", prompt, vic, k, k, "Bureaucrat", out_of_turn=True, by=p), ("v_bureaucrat", v))
 
 
 def _op_v_bureaucrat(st: DominionState, answers: dict[int, Any], v: int) -> None:
