@@ -90,6 +90,11 @@ _REFUSALS: list[tuple[str, str, str]] = [
     ("answered", r"You have answered already; .*", gettext_noop("You have answered already; waiting for the others.")),
     ("not_your_decision", r".*", gettext_noop("It is not your decision: waiting for another player.")),
     ("waiting", r".*", gettext_noop("Your turn goes on once the other players have answered.")),
+    (
+        "curse_waits",
+        r".*",
+        gettext_noop("Whether a Curse is left depends on answers still owed: buy one once they are in."),
+    ),
     ("not_your_turn", r".*", gettext_noop("It is not your turn.")),
     ("not_in_hand", r"You have no (?P<card>.+) in (?:your )?hand\.", gettext_noop("You have no %(card)s in hand.")),
     (

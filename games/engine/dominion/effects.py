@@ -213,12 +213,23 @@ def _ask_gain(
     options = _gainable(st, limit, treasure_only)
     if not options:
         return
+    if st.version >= 3 and "Curse" in options and curses_undecided(st):
+        # Whether Curse is an option (and so the question itself) depends on
+        # owed Moat answers: the gain waits for them (see "Version 3").
+        st.stack.append(("ask_gain", p, limit, source, to, treasure_only))
+        return
     what = "a Treasure" if treasure_only else "a card"
     _ask(
         st,
         [_gain_decision(p, f"Gain {what} costing up to ${limit}.", options, source, limit=limit)],
         ("gain_chosen", p, to),
     )
+
+
+def _op_ask_gain(
+    st: DominionState, answers: dict[int, Any], p: int, limit: int, source: str, to: str, treasure_only: bool
+) -> None:
+    _ask_gain(st, p, limit, source, to, treasure_only)
 
 
 def _op_gain_chosen(st: DominionState, answers: dict[int, Any], p: int, to: str) -> None:
@@ -742,13 +753,22 @@ def _witch(st: DominionState, p: int, victims: list[int]) -> None:
 #   and which may need the discard pile an owed Militia answer fills;
 # * the end of the game (the end-of-turn check when the game would end):
 #   the scores count every card, Curses still owed included;
-# * anything at all while the Curse pile's emptiness depends on owed Moat
-#   answers after a Witch (``st.reserved`` >= the Curses left): a buy or gain
-#   of a Curse and the three-pile ending read it.
+# * while the Curse pile's emptiness depends on owed Moat answers after a
+#   Witch (``curses_undecided``: ``st.reserved`` >= the Curses left), only
+#   what reads it: buying a Curse (refused and left out of the legal moves;
+#   End turn is then no forced move while a Buy is left, since the Curse
+#   buy may yet be legal); a gain that could be a Curse (Workshop, Feast,
+#   Remodel: whether Curse is an option, and so the question and whether it
+#   is asked at all, depends on the answers; it waits as an ``ask_gain``
+#   frame; Mine gains only Treasures); and the end-of-turn check when the
+#   Curse pile would be the third empty one (``game_would_end`` with
+#   ``no_curses``). A Curse bought while more are left than reserved needs
+#   no answer: one is left whatever the victims answer.
 #
 # What never waits: the attacker's own draws, shuffles, plays, buys and
-# gains (other than the case above), its clean-up and the next player's turn
-# up to one of the effects above; a victim must answer before its own turn.
+# gains (other than the cases above), its clean-up and the next player's
+# turn up to one of the effects above; a victim must answer before its own
+# turn.
 # Spy and Thief keep the rulebook order (the attacker's own questions are
 # about what each victim reveals, so it must wait for the Moat answers), and
 # so does a Witch when some Curses but fewer than it has victims are left
@@ -772,23 +792,30 @@ def curses_undecided(st: DominionState) -> bool:
     return st.reserved > 0 and st.supply.get("Curse", 0) <= st.reserved
 
 
-def game_would_end(st: DominionState) -> bool:
-    """The end-of-turn check (§9) on the supply as it stands."""
+def game_would_end(st: DominionState, no_curses: bool = False) -> bool:
+    """The end-of-turn check (§9) on the supply as it stands (``no_curses``: with the Curse pile empty)."""
     supply = st.supply
-    return supply["Province"] == 0 or sum(1 for k in supply.values() if k == 0) >= 3
+    empty = sum(1 for c, k in supply.items() if k == 0 or (no_curses and c == "Curse"))
+    return supply["Province"] == 0 or empty >= 3
+
+
+def curse_buy_waits(st: DominionState) -> bool:
+    """Version 3: buying a Curse waits for owed Moat answers (whether one is left depends on them)."""
+    return st.version >= 3 and curses_undecided(st)
 
 
 def frame_waits(st: DominionState, frame: tuple[Any, ...]) -> bool:
     """Whether the work ``frame`` must wait for owed answers (the list above)."""
-    if curses_undecided(st):
-        return True
     if not st.owed:
         return False
     op = frame[0]
     if op == "play":
         return frame[2] in ATTACKS or frame[2] == "Council Room"
+    if op == "ask_gain":
+        return curses_undecided(st)
     if op == "end_turn":
-        return game_would_end(st)
+        # The Curse pile may still empty (or not) with the owed Moat answers.
+        return game_would_end(st) or (curses_undecided(st) and game_would_end(st, no_curses=True))
     return False
 
 
@@ -796,7 +823,7 @@ def paused(st: DominionState) -> bool:
     """Version 3: the current turn waits for owed answers (nothing for its player to do)."""
     if st.version < 3 or st.open:
         return False
-    return curses_undecided(st) or bool(st.stack and frame_waits(st, st.stack[-1]))
+    return bool(st.stack and frame_waits(st, st.stack[-1]))
 
 
 def _owe(st: DominionState, d: Decision, resume: tuple[Any, ...]) -> None:
@@ -927,6 +954,7 @@ _ATTACK = {
 
 _OPS = {
     "play": _op_play,
+    "ask_gain": _op_ask_gain,
     "gain_chosen": _op_gain_chosen,
     "cellar": _op_cellar,
     "trash_chosen": _op_trash_chosen,

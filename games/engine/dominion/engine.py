@@ -52,6 +52,7 @@ from games.engine.dominion.effects import (
     _others,
     _put_in_play,
     _resolve,
+    curse_buy_waits,
     owed_entry,
     paused,
 )
@@ -245,6 +246,12 @@ def _validate(st: DominionState, p: Any, move: Any) -> tuple[str, Any]:
             raise IllegalMove(f"{card} is not a pile in the Supply.", "not_in_supply")
         if st.buys < 1:
             raise IllegalMove("You have no Buy left.", "no_buys")
+        if card == "Curse" and curse_buy_waits(st):
+            waiting = ", ".join(_who(st, d.player) for d in _waiting_decisions(st))
+            raise IllegalMove(
+                f"Whether a Curse is left depends on answers still owed ({waiting}): buy one once they are in.",
+                "curse_waits",
+            )
         if st.supply[card] <= 0:
             raise IllegalMove(f"The {card} pile is empty.", "empty_pile")
         if COST[card] > st.coins:
@@ -406,8 +413,9 @@ def turn_moves(st: DominionState) -> list[dict[str, Any]]:
         if treasures:
             moves.append({"act": "play_treasures"})
     if st.buys > 0:
+        held = curse_buy_waits(st)  # version 3: a Curse may be bought once owed Moat answers are in
         for c, k in st.supply.items():
-            if k > 0 and COST[c] <= st.coins:
+            if k > 0 and COST[c] <= st.coins and not (held and c == "Curse"):
                 moves.append({"act": "buy", "card": c})
     if st.phase == "action":
         moves.append({"act": "end_actions"})
@@ -723,6 +731,8 @@ class DominionEngine(VersionedEngine):
             # player (a "no" with no Moat must look like any other answer).
             if not turn_open(st):
                 return None
+            if st.buys > 0 and curse_buy_waits(st):
+                return None  # a Curse buy may yet be legal: End turn is not the only move
             moves = turn_moves(st)
             return (st.current, moves[0]) if len(moves) == 1 else None
         pend = self.pending(st)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine.core import Decision
-from games.engine.dominion.engine import ENGINE
+from games.engine.dominion.engine import ENGINE, open_decision
 from games.engine.dominion.standing import DEFAULTS, clean, discard_order, standing_answer
 from tests.engine.dominion.deferral_check import KINGDOMS, play
 from tests.engine.dominion.helpers import position, refused
@@ -29,8 +29,11 @@ def test_deferred_answers_give_the_rulebook_states_after_every_turn(players, hid
     for i in range(GAMES):
         seed = 7919 * i + players
         kingdom = KINGDOMS[i % len(KINGDOMS)]
-        strict_rests, strict_end, _ = play(players, seed, kingdom, deferred=False)
-        rests, end, moves = play(players, seed, kingdom, deferred=True, hidden=hidden)
+        # Every other game with a small Curse pile: Witches hand out the last Curses while
+        # Moat answers are owed, and the turn goes on with only a Curse buy or gain waiting.
+        curses = (i // 2) % (players + 2) if i % 2 else None
+        strict_rests, strict_end, _ = play(players, seed, kingdom, deferred=False, curses=curses)
+        rests, end, moves = play(players, seed, kingdom, deferred=True, hidden=hidden, curses=curses)
         deferred_moves += moves
         for key, snap in rests.items():
             if key in strict_rests:
@@ -178,11 +181,65 @@ def test_witch_reserves_curses_for_victims_who_may_still_reveal_moat():
     assert st.reserved == 1 and st.supply["Curse"] == 2
     ENGINE.apply(st, 0, {"act": "play_treasures"})
     ENGINE.apply(st, 0, {"act": "buy", "card": "Curse"})  # the one Curse nobody's answer needs
-    # Whether the pile is now empty depends on Bob: the turn waits for him.
-    assert [d.player for d in ENGINE.pending(st)] == [1]
-    assert "goes on once" in refused(st, 0, act="end_turn")
+    # Whether the pile is now empty depends on Bob; her clean-up does not, nor (one pile at
+    # most empty) the game's end: her turn ends, and Bob's starts with his answer.
+    assert [d.player for d in ENGINE.pending(st)] == [0, 1]
+    assert ENGINE.forced_move(st) == (0, {"act": "end_turn"})
+    ENGINE.apply(st, 0, {"act": "end_turn"})
+    assert st.current == 1 and [d.kind for d in ENGINE.pending(st)] == ["reveal_moat"]
     ENGINE.apply(st, 1, {"act": "no"})
     assert st.supply["Curse"] == 0 and st.discards[1] == ["Curse"] and st.reserved == 0
+
+
+LAST_CURSE_KINGDOM = ["Witch", "Moat", "Village", "Workshop", "Feast", "Remodel", "Market", "Militia", "Spy", "Smithy"]
+
+
+def test_a_gain_that_could_be_the_last_curse_waits_for_the_moat_answer():
+    st = position(
+        {"hand": ["Village", "Witch", "Workshop"], "deck": [C, C, C]},
+        {"hand": ["Moat", C, C, C, E]},
+        kingdom=LAST_CURSE_KINGDOM,
+        supply={"Curse": 1},
+    )
+    for card in ("Village", "Witch", "Workshop"):
+        ENGINE.apply(st, 0, {"act": "play", "card": card})
+    # Curse is among Workshop's cards only if Bob reveals Moat: the gain waits for him.
+    assert open_decision(st, 0) is None and "goes on once" in refused(st, 0, act="end_turn")
+    ENGINE.apply(st, 1, {"act": "no"})
+    assert "Curse" not in open_decision(st, 0).options and st.discards[1] == ["Curse"]
+    ENGINE.apply(st, 0, {"act": "gain", "card": S})
+    assert st.discards[0] == [S]
+
+
+def test_the_games_end_waits_when_the_last_curse_would_empty_a_third_pile():
+    st = position(
+        {"hand": ["Witch", C, C, C], "deck": [C, C]},
+        {"hand": ["Moat", C, C, C, E]},
+        kingdom=LAST_CURSE_KINGDOM,
+        supply={"Curse": 1, "Market": 0, "Spy": 0},
+    )
+    ENGINE.apply(st, 0, {"act": "play", "card": "Witch"})
+    ENGINE.apply(st, 0, {"act": "play_treasures"})
+    ENGINE.apply(st, 0, {"act": "buy", "card": "Silver"})
+    ENGINE.apply(st, 0, {"act": "end_turn"})
+    assert st.stack == [("end_turn", 0)] and st.turns[0] == 0  # clean-up waits too (rulebook order)
+    ENGINE.apply(st, 1, {"act": "no"})
+    assert st.game_over and st.supply["Curse"] == 0
+
+
+def test_end_turn_is_not_made_for_a_player_who_may_yet_buy_the_last_curse():
+    st = position(
+        {"hand": ["Witch"], "deck": [E, E]},
+        {"hand": ["Moat", C, C, C, E]},
+        kingdom=LAST_CURSE_KINGDOM,
+        supply={"Curse": 1, "Copper": 0},
+    )
+    ENGINE.apply(st, 0, {"act": "play", "card": "Witch"})
+    ENGINE.apply(st, 0, {"act": "end_actions"})
+    assert ENGINE.legal_moves(st, 0) == [{"act": "end_turn"}]
+    assert ENGINE.forced_move(st) is None  # a Curse buy is legal if Bob reveals Moat
+    ENGINE.apply(st, 1, {"act": "yes"})
+    assert {"act": "buy", "card": "Curse"} in ENGINE.legal_moves(st, 0)
 
 
 def test_hidden_reactions_ask_every_victim_and_a_hand_without_moat_may_only_say_no():
