@@ -95,6 +95,18 @@ class Tournament(models.Model):
         return self.status == self.Status.SIGNUP
 
     @property
+    def signup_open(self) -> bool:
+        """True while players may sign up now: open, and its closing time not yet come (the beat may lag)."""
+        return self.is_signup and timezone.now() < self.signup_closes
+
+    @property
+    def status_label(self) -> str:
+        """The status as the pages show it, following the clock: "Sign-up closed" once sign-up has closed."""
+        if self.is_signup and not self.signup_open:
+            return str(_("Sign-up closed"))
+        return str(self.get_status_display())
+
+    @property
     def is_running(self) -> bool:
         """True between the first round and the end."""
         return self.status == self.Status.RUNNING

@@ -85,7 +85,13 @@ def finished(tournament: Tournament, rows: list[Row]) -> None:
             users=[row.entry.user_id],
             game=Game.objects.get(pk=last),
             seq=RESULT_SEQ,
-            data={"tournament": tournament.pk, "event": "result", "rank": row.rank, "points": row.points},
+            data={
+                "tournament": tournament.pk,
+                "event": "result",
+                "rank": row.rank,
+                "points": row.points,
+                "players": len(rows),
+            },
         )
     transaction.on_commit(partial(outbox_enqueue, since=since))
 
@@ -107,10 +113,16 @@ def render(n: Notification) -> dict[str, Any]:
     if event == "result":
         subject = _("%(name)s is over") % {"name": name}
         lines.append(_("%(name)s is over.") % {"name": name})
-        lines.append(
-            _("You finished in place %(rank)s with %(points)s points.")
-            % {"rank": n.data.get("rank"), "points": _points(n.data.get("points", 0))}
-        )
+        # No ordinals ("1st"): they do not translate; "place N of M" reads well in every language.
+        words = {
+            "rank": n.data.get("rank"),
+            "points": _points(n.data.get("points", 0)),
+            "players": n.data.get("players"),
+        }
+        if words["players"]:
+            lines.append(_("Your place: %(rank)s of %(players)s. Your points: %(points)s.") % words)
+        else:  # a row written before the field count was kept
+            lines.append(_("Your place: %(rank)s. Your points: %(points)s.") % words)
         return {"subject": subject, "lines": lines, "games": links}
     if event == "started":
         subject = _("%(name)s has started") % {"name": name}

@@ -130,6 +130,13 @@ def round_robin_rounds(ids: Sequence[int], *, double: bool = False) -> list[list
     return rounds
 
 
+def round_robin_round_count(players: int, *, double: bool = False) -> int:
+    """How many rounds a (double) round robin of ``players`` has: one per opponent (an odd field adds a bye round)."""
+    if players < 2:
+        return 0
+    return (players + players % 2 - 1) * (2 if double else 1)
+
+
 def table_sizes(n: int, size: int) -> list[int]:
     """Split ``n`` players into tables of ``size`` where possible, else of ``size`` +- 1 (2 to 4).
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 
 from moderation.trail import PERM_GAMES
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Table, Tournament
+from tournaments.pairing import round_robin_round_count
 from tournaments.standings import round_tables, standings, tiebreak_names
 
 if TYPE_CHECKING:
@@ -19,7 +21,10 @@ RECENT = 30
 
 def tournament_lists() -> dict[str, list[Tournament]]:
     """The list page's three lists: open for sign-up, running, finished (recent first), with player counts."""
-    base = Tournament.objects.annotate(players=Count("entries", filter=Q(entries__withdrawn__isnull=True)))
+    base = Tournament.objects.annotate(
+        players=Count("entries", filter=Q(entries__withdrawn__isnull=True)),
+        round_now=Coalesce(Subquery(_unfinished_rounds(OuterRef("pk")).values("round__number")[:1]), "current_round"),
+    )
     return {
         "signup": list(base.filter(status=Tournament.Status.SIGNUP).order_by("starts", "pk")),
         "running": list(base.filter(status=Tournament.Status.RUNNING).order_by("-started", "-pk")),
@@ -29,6 +34,25 @@ def tournament_lists() -> dict[str, list[Tournament]]:
             )[:RECENT]
         ),
     }
+
+
+def _unfinished_rounds(tournament: Any) -> Any:
+    """The tables still playing in ``tournament`` (an id or OuterRef), lowest round first."""
+    return Table.objects.filter(round__tournament=tournament, done=False).order_by("round__number")
+
+
+def round_in_play(tournament: Tournament) -> int:
+    """The round players are in: the lowest with a game still going (a round robin makes every round at
+    once), else the last one made (0 before the start)."""
+    number = _unfinished_rounds(tournament).values_list("round__number", flat=True).first()
+    return number or tournament.current_round
+
+
+def planned_rounds(tournament: Tournament) -> int:
+    """Before the start, the rounds a round robin will have for its current sign-ups (0 for other systems)."""
+    if tournament.system != Tournament.System.ROUND_ROBIN:
+        return 0
+    return round_robin_round_count(tournament.entries.count(), double=tournament.double_round_robin)
 
 
 def is_moderator(user: User | Any) -> bool:
@@ -53,6 +77,8 @@ def detail_context(tournament: Tournament, user: User | Any) -> dict[str, Any]:
     return {
         **standings_context(tournament),
         "rounds": round_tables(tournament),
+        "round_now": round_in_play(tournament),
+        "planned_rounds": planned_rounds(tournament) if tournament.current_round == 0 else 0,
         "entry": my_entry(tournament, user),
         "moderator": is_moderator(user),
     }

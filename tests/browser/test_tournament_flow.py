@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -50,7 +51,7 @@ def test_sign_up_see_the_start_and_play(browser, live_server, tmp_path):
     page.reload()
     assert "Round 1" in page.inner_text("main")
     page.screenshot(path=str(tmp_path / "tournament.png"), full_page=True)
-    page.get_by_role("link", name="the game (in progress)").click()
+    page.get_by_role("link", name=re.compile(r"\(in progress\)$")).click()
     page.wait_for_url(f"{live_server.url}/games/*/")
     game = Game.objects.get(tournament_table__round__tournament=t)
     if game.seats.get(user=me).position != game.to_act[0]:  # the other moves first: they do, elsewhere

@@ -43,7 +43,7 @@ def test_started_round_and_result_emails(moderator, settings):
     play_round(t, 2)
     results = [m for m in mail.outbox if m.subject == "[Herald] Autumn Swiss is over"]
     assert [m.to for m in results] == [[users[0].email]]
-    assert "You finished in place" in results[0].body
+    assert "Your place: " in results[0].body and " of 4. Your points: " in results[0].body
     assert outbox.notification_send  # the same sender as every other email
 
 

@@ -215,7 +215,7 @@ def test_a_cancelled_tournaments_page_says_so_and_marks_its_cancelled_games(clie
     page = client.get(t.get_absolute_url()).content.decode()
     assert "This tournament was cancelled" in page
     assert "its unfinished games were cancelled and do not count for ratings" in page
-    assert page.count("the game (cancelled)") == 2 and "in progress" not in page
+    assert page.count(" (cancelled)</a>") == 2 and "in progress" not in page
     assert "Withdraw" not in page
 
 

@@ -8,6 +8,7 @@ from django import template
 from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.forms import time_control_label
 from games.i18n import game_name
@@ -56,3 +57,17 @@ def tournament_of_game(game: object) -> str:
             tournament=format_html('<a href="{}">{}</a>', tournament.get_absolute_url(), tournament.name),
         ),
     )
+
+
+@register.simple_tag
+def bye_line(table: Table) -> str:
+    """A bye as the rounds list shows it: "Carol: bye (1 point)" (a round robin's: "no points"); no game, no table."""
+    seat = next(iter(table.seats.all()), None)
+    if seat is None:
+        return ""
+    value = seat.points or 0.0
+    name = seat.entry.user.shown_name
+    if not value:
+        return format_html("{}", _("%(name)s: bye (no points)") % {"name": name})
+    text = ngettext("%(name)s: bye (%(points)s point)", "%(name)s: bye (%(points)s points)", 1 if value == 1 else 2)
+    return format_html("{}", text % {"name": name, "points": points(value)})
