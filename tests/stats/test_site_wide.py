@@ -232,3 +232,9 @@ def test_the_statistics_root_leads_to_the_card_statistics(client):
     assert response.status_code == HTTPStatus.FOUND
     assert response["Location"] == reverse("stats:dominion")
     assert client.get("/stats/", follow=True).status_code == HTTPStatus.OK
+
+
+def test_the_stats_page_says_choose_a_heading_not_click(client):
+    """The sorting hint fits a phone as well as a mouse."""
+    page = client.get(reverse("stats:dominion")).content.decode()
+    assert "Click a heading" not in page and "Choose a heading to sort by it" in page
