@@ -1,7 +1,7 @@
 """Errors as RFC 9457 problem details (``application/problem+json``), and the map from the services' errors.
 
 Every refusal the API sends is a :class:`Problem`: ``type`` (``about:blank``:
-the status says it), ``title`` (the status's phrase), ``status``,
+the status says it), ``title`` (the status's phrase, translated), ``status``,
 ``detail`` (a sentence for the player, in the request's language) and
 ``code`` (a stable word for programs), with ``current_seq`` on a stale
 move and ``retry_after`` on a rate limit (as the ``Retry-After`` header).
@@ -57,11 +57,32 @@ class Problem(Exception):
         self.headers = headers or {}
 
 
+def _titles() -> dict[int, str]:
+    """The statuses' phrases in the request's language (English: HTTP's own phrases)."""
+    return {
+        400: _("Bad Request"),
+        401: _("Unauthorized"),
+        403: _("Forbidden"),
+        404: _("Not Found"),
+        409: _("Conflict"),
+        422: _("Unprocessable Entity"),
+        429: _("Too Many Requests"),
+    }
+
+
+def _loc(loc: Any) -> list[str]:
+    """A validation error's place, with django-ninja's doubled "body" (the parameter's name) said once."""
+    parts = [str(p) for p in loc]
+    if parts[:2] == ["body", "body"]:
+        del parts[0]
+    return parts
+
+
 def problem_response(problem: Problem) -> HttpResponse:
     """Render ``problem`` as an ``application/problem+json`` response."""
     body = {
         "type": "about:blank",
-        "title": HTTPStatus(problem.status).phrase,
+        "title": _titles().get(problem.status, HTTPStatus(problem.status).phrase),
         "status": problem.status,
         "detail": problem.detail,
         "code": problem.code,
@@ -148,7 +169,7 @@ def install(api: NinjaAPI) -> None:
 
     def on_validation(request: HttpRequest, exc: Exception) -> HttpResponse:
         assert isinstance(exc, ValidationError)
-        errors = [{"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", ""))} for e in exc.errors[:20]]
+        errors = [{"loc": _loc(e.get("loc", ())), "msg": str(e.get("msg", ""))} for e in exc.errors[:20]]
         problem = Problem(
             HTTPStatus.BAD_REQUEST, "invalid_request", _("The request is malformed."), extra={"errors": errors}
         )
@@ -159,7 +180,12 @@ def install(api: NinjaAPI) -> None:
 
     def on_http_error(request: HttpRequest, exc: Exception) -> HttpResponse:
         assert isinstance(exc, HttpError)
-        return problem_response(Problem(exc.status_code, "http_error", str(exc)))
+        if exc.status_code == HTTPStatus.BAD_REQUEST:
+            # django-ninja's one 400 of its own, "Cannot parse request body": the body is not JSON.
+            return problem_response(
+                Problem(HTTPStatus.BAD_REQUEST, "malformed_json", _("The request body is not valid JSON."))
+            )
+        return problem_response(Problem(exc.status_code, "invalid_request", _("The request is malformed.")))
 
     api.add_exception_handler(Problem, on_problem)
     api.add_exception_handler(services.ServiceError, on_service)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import pickle
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
@@ -283,14 +284,19 @@ def undo_context(game: Game, seat: Seat | None, seats: list[Seat]) -> dict[str, 
     consent request), ``asker`` (its player's name), ``voter`` (this player
     must answer it), ``answered`` (this player agreed already), ``mine`` (this
     player asked), ``declined_by`` (who declined this player's request at
-    this position), ``forced_due`` (when a waiting End turn is made, UTC).
+    this position), ``forced_due`` (when a waiting End turn is made, UTC),
+    ``grace`` (how many seconds after the move it waits: the setting).
     At most two queries (the request, and the log's tail for the turn's player).
     """
     if seat is None or seat.given_up or not game.is_active or not supports_undo(game):
         return None
     latest = UndoRequest.objects.filter(game=game, at_seq=game.last_seq).order_by("-pk").first()
     request = latest if latest is not None and latest.status == UndoRequest.Status.OPEN else None
-    out: dict[str, Any] = {"request": request, "forced_due": game.forced_due}
+    out: dict[str, Any] = {
+        "request": request,
+        "forced_due": game.forced_due,
+        "grace": int(settings.HERALD_FORCED_MOVE_GRACE),
+    }
     if request is not None:
         asker = next((s for s in seats if s.position == request.seat), None)
         out["asker"] = str(asker.name) if asker else ""

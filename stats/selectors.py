@@ -115,7 +115,7 @@ def card_table(*, players: int | None = None, sort: str = "edge") -> list[CardRo
     """Every kingdom card's row over rated Dominion games (``players``: one count, or all), sorted.
 
     ``sort``: one of :data:`SORTS`, optionally prefixed with "-" for descending
-    (names ascend by default, numbers descend).
+    (names ascend by default, numbers descend). Rows that tie keep the names' order, A to Z, either way.
     """
     rows = {c: CardRow(c) for c in KINGDOM_CARDS}
     totals = CardTotal.objects.filter(band=ALL_BANDS)
@@ -133,7 +133,11 @@ def card_table(*, players: int | None = None, sort: str = "edge") -> list[CardRo
     descending = key != "card"
     if sort.startswith("-"):
         descending = not descending
-    return sorted(rows.values(), key=lambda r: (r.sort_key(key), r.card), reverse=descending)
+    by_name = sorted(rows.values(), key=lambda r: r.card, reverse=key == "card" and descending)
+    if key == "card":
+        return by_name
+    # Python's sort is stable (reverse=True included): rows that tie on the column stay A to Z.
+    return sorted(by_name, key=lambda r: r.sort_key(key), reverse=descending)
 
 
 @dataclass(slots=True)

@@ -55,19 +55,19 @@ def part_prompt(part: str | None, act: str | None, remaining: int) -> str:
     if part is None:
         return _("Nothing more can be added: confirm the move, or reset.")
     prompts = {
-        "at": _("Click a highlighted square for the castle."),
-        "borders": _("Tap the square beside where the border goes, then the side you want (%(n)d left).")
+        "at": _("Choose a highlighted square for the castle."),
+        "borders": _("Choose the square beside where the border goes, then the side you want (%(n)d left).")
         % {"n": remaining},
-        "knights": _("Click a highlighted square for a knight (%(n)d left).") % {"n": remaining},
-        "domain": _("Click the castle of your domain."),
-        "squares": _("Click a highlighted square to add to the domain (%(n)d left).") % {"n": remaining},
-        "remove": _("Click the knight that deserts."),
-        "with": _("Click the castle of the domain to ally with."),
+        "knights": _("Choose a highlighted square for a knight (%(n)d left).") % {"n": remaining},
+        "domain": _("Choose the castle of your domain."),
+        "squares": _("Choose a highlighted square to add to the domain (%(n)d left).") % {"n": remaining},
+        "remove": _("Choose the knight that deserts."),
+        "with": _("Choose the castle of the domain to ally with."),
     }
     if part == "knight":
         if act == "place_castle":
-            return _("Click a highlighted square for the castle's knight.")
-        return _("Click a highlighted square for your new knight.")
+            return _("Choose a highlighted square for the castle's knight.")
+        return _("Choose a highlighted square for your new knight.")
     return prompts.get(part, part)
 
 
@@ -238,7 +238,7 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
         "play_card": play_card,
         "play_choice": act == "play" and len(getattr(CARDS.get(str(draft.get("card"))), "actions", ())) > 1,
         "prompt": (
-            _("Tap a side of %(square)s for the border (%(n)d left), or another square.")
+            _("Choose a side of %(square)s for the border (%(n)d left), or another square.")
             % {"square": focus, "n": int((targets or {}).get("remaining") or 0)}
             if focus
             else part_prompt((targets or {}).get("part"), act, int((targets or {}).get("remaining") or 0))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -127,3 +128,34 @@ def test_deactivating_an_account_revokes_its_tokens(game: Game, player: User, op
     player.save()
     _problem(client.get("/me"), 401, "unauthorized")
     assert api_client(player).get("/me").status_code == 200
+
+
+def test_malformed_json_is_a_documented_problem_in_the_request_language(player: User) -> None:
+    client = api_client(player)
+    raw = client.client.post("/api/v1/games", "{not json", content_type="application/json", headers={**client.headers})
+    body = _problem(raw, 400, "malformed_json")
+    assert "JSON" in body["detail"]
+    chinese = client.client.post(
+        "/api/v1/games",
+        "{not json",
+        content_type="application/json",
+        headers={**client.headers, "Accept-Language": "zh-hant"},
+    ).json()
+    assert chinese["code"] == "malformed_json"
+    assert "Cannot parse" not in chinese["detail"] and "request" not in chinese["detail"]
+    assert chinese["title"] != "Bad Request"
+    # Every code the API sends is in docs/api.md's table.
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
+    assert "| `malformed_json` |" in docs
+
+
+def test_a_validation_error_names_the_field_once_and_its_problem_is_translated(player: User) -> None:
+    client = api_client(player)
+    bad = {"kind": "dominion", "players": "many"}
+    body = _problem(client.post("/games", bad), 400, "invalid_request")
+    assert ["body", "players"] in [error["loc"] for error in body["errors"]]
+    chinese = client.client.post(
+        "/api/v1/games", bad, content_type="application/json", headers={**client.headers, "Accept-Language": "zh-hant"}
+    ).json()
+    assert chinese["code"] == "invalid_request"
+    assert chinese["title"] != "Bad Request" and "malformed" not in chinese["detail"]

@@ -232,3 +232,19 @@ def test_the_statistics_root_leads_to_the_card_statistics(client):
     assert response.status_code == HTTPStatus.FOUND
     assert response["Location"] == reverse("stats:dominion")
     assert client.get("/stats/", follow=True).status_code == HTTPStatus.OK
+
+
+def test_the_stats_page_says_choose_a_heading_not_click(client):
+    """The sorting hint fits a phone as well as a mouse."""
+    page = client.get(reverse("stats:dominion")).content.decode()
+    assert "Click a heading" not in page and "Choose a heading to sort by it" in page
+
+
+def test_tied_cards_are_listed_by_name_whichever_way_the_column_sorts(client):
+    """With no games every row ties: the default "Difference ▼" and its reverse both list the cards A to Z."""
+    names = sorted(KINGDOM_CARDS)
+    for sort in ("edge", "-edge", "games", "-presence"):
+        assert [r.card for r in selectors.card_table(sort=sort)] == names, sort
+    assert [r.card for r in selectors.card_table(sort="-card")] == names[::-1]
+    page = client.get(reverse("stats:dominion")).content.decode()
+    assert page.index(f"/stats/dominion/{names[0]}/") < page.index(f"/stats/dominion/{names[-1]}/")

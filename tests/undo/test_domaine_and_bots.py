@@ -41,7 +41,7 @@ def advance_with(engine, bot: str, game: Game, until, limit: int = 400) -> Game:
 
 
 def test_a_domaine_sale_is_taken_back_before_the_take_but_not_the_take(settings, player, opponent):
-    settings.HERALD_FORCED_MOVE_GRACE = 30
+    settings.HERALD_FORCED_MOVE_GRACE = 45
     game = make_game(player, opponent, kind="domaine")
     game = advance_with(DOMAINE, "greedy", game, lambda st: st.step == PLAY and st.turns >= 2)
     state = services.state_at(game)
@@ -116,7 +116,7 @@ def test_the_grace_task_is_queued_with_its_countdown(settings, monkeypatch, play
 
 def test_a_domaine_page_waiting_on_the_only_take_names_no_end_turn_button(settings, client, player, opponent):
     """Domaine has no End turn button: the grace hint must point at the take instead."""
-    settings.HERALD_FORCED_MOVE_GRACE = 30
+    settings.HERALD_FORCED_MOVE_GRACE = 45
     game = make_game(player, opponent, kind="domaine")
     game = advance_with(DOMAINE, "greedy", game, lambda st: st.step == PLAY)
     state = services.state_at(game)
@@ -129,4 +129,5 @@ def test_a_domaine_page_waiting_on_the_only_take_names_no_end_turn_button(settin
     client.force_login(me)
     page = client.get(game.get_absolute_url()).content.decode()
     assert "Your turn ends by itself" in page and "Draw from the deck" in page
+    assert "45 seconds after your last move" in page and "a few seconds" not in page
     assert "Press End turn" not in page

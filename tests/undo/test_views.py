@@ -28,6 +28,8 @@ def test_undo_button_takes_back_a_buy_and_a_refusal_says_why(settings, client, p
     game.refresh_from_db()
     page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert "Your turn ends by itself" in page and f'action="/games/{game.pk}/undo"' in page
+    # The wait is the setting's, said in seconds (not "a few seconds" for half a minute).
+    assert "30 seconds after your last move" in page and "a few seconds" not in page
     response = client.post(reverse("games:undo", args=[game.pk]), {"seq": game.last_seq, "ask": "0"})
     assert response.status_code == HTTPStatus.FOUND
     assert services.state_at(Game_fresh(game)).supply["Curse"] == 10

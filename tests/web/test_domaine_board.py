@@ -101,3 +101,14 @@ def test_log_sentences():
     )
     assert describe_domaine({"kind": "scores", "scores": [1, 2]}, "x") == ""
     assert "gold, silver" in describe_domaine({"kind": "income", "gold": 2, "mines": ["gold", "silver"]}, "Ann")
+
+
+def test_the_boards_hints_say_choose_on_a_phone_and_a_computer_alike():
+    """A hint says neither "Click" (wrong on a phone) nor "Tap" (wrong with a mouse)."""
+    from games.templatetags.domaine_tags import part_prompt
+
+    parts = [None, "at", "borders", "knights", "domain", "squares", "remove", "with", "knight", "other"]
+    hints = [part_prompt(part, act, 2) for part in parts for act in ("place_castle", "play")]
+    for hint in hints:
+        assert not hint.startswith(("Click", "Tap")) and " click" not in hint.lower(), hint
+    assert "Choose a highlighted square for the castle." in hints

@@ -293,6 +293,7 @@ def test_play_a_card_by_clicks(client, domaine):
         sides = [e for e in targets["choices"] if square in e.split("-")]
         assert html.count("dm-edge-target") == len(sides) >= 1
         assert html.count("dm-focus-target") == len(squares) - 1  # another square can be chosen instead
+        assert "Tap a side" not in html and "Choose a side of" in html  # a word for a phone and a mouse alike
     pick = targets["choices"][0]
     response = draft_get(client, game, draft, pick=pick)
     built = response.context["domaine_draft"]

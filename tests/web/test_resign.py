@@ -204,3 +204,16 @@ def test_two_resignations_between_the_same_two_moves_are_both_emailed(
         subjects = [m.subject for m in mail.outbox if user.email in m.to and "resigned" in m.subject]
         assert len(subjects) == 2, subjects
         assert any(first.shown_name in s for s in subjects) and any(second.shown_name in s for s in subjects)
+
+
+def test_a_finished_game_offers_no_sound_for_my_move(client, player, opponent):
+    """Once the game is over it never becomes anyone's move: the page does not offer the sound."""
+    game = make_game(player, opponent)
+    client.force_login(opponent)
+    assert 'id="move-sound"' in client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    client.force_login(player)
+    resign(client, game)
+    for user in (player, opponent):
+        client.force_login(user)
+        page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+        assert 'id="move-sound"' not in page and "Play a sound when it becomes my move" not in page
