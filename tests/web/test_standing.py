@@ -17,6 +17,7 @@ from django.urls import reverse
 
 from correspondence.models import Notification
 from games import services
+from games.engine.dominion.effects import paused
 from games.engine.dominion.engine import DominionEngine
 from games.engine.dominion.scenario import build
 from games.engine.dominion.standing import ASK_ALL, DEFAULTS
@@ -215,3 +216,29 @@ def test_a_victims_question_names_whose_attack_it_answers(dealt, client, player,
     assert f"{attacker}&#x27;s Militia: discard 2 cards (down to 3)." in page
     page = client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hant").content.decode()
     assert f"{attacker} 的義勇軍：棄掉 2 張牌（棄到剩 3 張）。" in page
+
+
+def test_a_turn_stopped_by_an_owed_answer_says_why(dealt, client, monkeypatch, player, opponent):
+    """Throne Room's second Militia depends on the victim's first answer: the attacker's page says what it waits for."""
+
+    def new_game(self, options, players, seed):
+        setup = _setup(False, players)
+        setup["players_state"][0]["hand"] = ["Throne Room", "Militia", C, C, C]
+        st = build(setup, self.version)
+        st.ask_all = True
+        return st
+
+    monkeypatch.setattr(DominionEngine, "new_game", new_game)
+    opponent.standing_answers = ASK_ALL
+    opponent.save()
+    game = _move(_game(player, opponent), player, act="play", card="Throne Room")
+    # Throne Room's only choice, Militia, is made for her; Bob owes the first Militia's answers
+    assert game.to_act == [1] and paused(services.state_at(game))
+    waiting = "This turn waits for an answer to an attack, and goes on once it is given."
+    client.force_login(player)
+    url = reverse("games:detail", args=[game.pk])
+    assert waiting in client.get(url).content.decode()
+    assert "这个回合正在等待对攻击的回应" in client.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    game = _move(game, opponent, act="no")
+    game = _move(game, opponent, act="choose", cards=[E, E])
+    assert waiting not in client.get(url).content.decode()
