@@ -26,6 +26,7 @@ messages: install
 	elif find . -path ./$(VENV) -prune -o -name '*.po' -print -quit | grep -q .; then \
 		$(BIN)/python manage.py compilemessages --ignore=$(VENV) -v0; fi
 
+# The site is served over ASGI by uvicorn, so open pages get moves pushed (docs/architecture.md, "Live pages").
 # With Redis (REDIS_URL, or one answering on 127.0.0.1:6379) a Celery worker
 # and beat run beside the web server and stop with it; without, tasks run
 # inline and the timeout sweep runs from lobby and game page requests.
@@ -42,14 +43,14 @@ run: install messages
 		$(BIN)/celery -A website worker -l info --concurrency 2 & worker=$$!; \
 		$(BIN)/celery -A website beat -l info --schedule var/celerybeat-schedule & beat=$$!; \
 		trap 'kill $$worker $$beat 2>/dev/null' EXIT INT TERM; \
-		$(BIN)/python manage.py runserver 127.0.0.1:$(PORT); \
+		$(BIN)/uvicorn website.asgi:application --host 127.0.0.1 --port $(PORT) --timeout-graceful-shutdown 2; \
 	else \
 		echo "No Redis (set REDIS_URL, or start redis-server on 127.0.0.1:6379): tasks run inline,"; \
 		echo "and the timeout sweep runs from lobby and game page requests."; \
-		$(BIN)/python manage.py runserver 127.0.0.1:$(PORT); \
+		$(BIN)/uvicorn website.asgi:application --host 127.0.0.1 --port $(PORT) --timeout-graceful-shutdown 2; \
 	fi
 
-# Production-like: gunicorn, a Celery worker and beat (Procfile, via honcho),
+# Production-like: gunicorn (uvicorn workers: ASGI), a Celery worker and beat (Procfile, via honcho),
 # DEBUG off unless set; SECRET_KEY, DATABASE_URL, REDIS_URL and ALLOWED_HOSTS
 # come from the environment (see website/settings.py and docs/scaling.md).
 serve: export DEBUG ?= 0
@@ -78,6 +79,7 @@ bench: install
 	$(BIN)/python bench/domaine_bench.py
 	$(BIN)/python bench/site_bench.py
 	$(BIN)/python bench/stats_bench.py
+	$(BIN)/python bench/live.py
 
 # Seeds the herald_load PostgreSQL database (once) and runs a bounded load test
 # on loopback against gunicorn; see docs/scaling.md. LOAD_ARGS passes options

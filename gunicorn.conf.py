@@ -2,9 +2,13 @@
 
 ``HOST`` and ``PORT`` (default 127.0.0.1:8000: put a proxy or load balancer
 in front, or set HOST=0.0.0.0), ``WEB_CONCURRENCY`` (worker processes,
-default 2 per core + 1), ``WEB_THREADS`` (threads per worker, default 1:
-sync workers). Gunicorn reads this file from the working directory by
-itself; ``GUNICORN_CMD_ARGS`` can still override any of it.
+default one per core + 1), ``WEB_WORKER_CLASS`` (default
+``uvicorn_worker.UvicornWorker``: ASGI, ``website.asgi``, so a process holds
+thousands of open pages' streams on its event loop while ordinary views run
+in threads; ``sync`` with ``website.wsgi`` serves without push, and the pages
+poll), ``WEB_THREADS`` (threads per sync worker). Gunicorn reads this file
+from the working directory by itself; ``GUNICORN_CMD_ARGS`` can still
+override any of it.
 """
 
 from __future__ import annotations
@@ -13,9 +17,13 @@ import gc
 import os
 
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
-workers = int(os.environ.get("WEB_CONCURRENCY", 2 * (os.cpu_count() or 1) + 1))
+worker_class = os.environ.get("WEB_WORKER_CLASS", "uvicorn_worker.UvicornWorker")
+# An ASGI worker runs views in threads beside its event loop: one per core (+1) keeps the cores busy, and each
+# process renders a pushed move once per view, so more processes would only draw the same moves more often.
+workers = int(os.environ.get("WEB_CONCURRENCY", (os.cpu_count() or 1) + 1))
 threads = int(os.environ.get("WEB_THREADS", "1"))
-# Every request is short (a move is a few milliseconds); a slower one is stuck.
+# Sync workers: every request is short (a move is a few milliseconds); a slower one is stuck. ASGI workers
+# only prove they are alive within it (their streams stay open for hours).
 timeout = 30
 graceful_timeout = 20
 keepalive = 5

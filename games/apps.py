@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.apps import AppConfig
 
-from games import events
+from games import events, live
 
 
 class GamesConfig(AppConfig):
@@ -14,8 +14,11 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        """After every committed change, queue the bots' turn and a waiting forced move (``games.tasks``)."""
+        """After every committed change: push it to the open pages (``games.live``), queue the bots' turn
+        and a waiting forced move (``games.tasks``)."""
         from games import tasks  # it imports models, which load only after every app config
 
+        # First: the open pages hear of a change before the bots' and emails' queueing (games.live).
+        live.subscribe()
         events.subscribe(events.ChangesCommitted, tasks.bots_on_commit)
         events.subscribe(events.ChangesCommitted, tasks.grace_on_commit)

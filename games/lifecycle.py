@@ -29,7 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.selectors import blockers_among, has_verified_email, is_blocked_by_any
-from games import clocks, events, policy
+from games import clocks, events, live, policy
 from games.bots import engine_bots, timeout_bot
 from games.creation import check_time_control, engine_for_new_game, game_row_create
 from games.engine.core import Engine, InvalidOptions
@@ -147,6 +147,8 @@ def game_create(
             on_commit_fan_out(game, since=since, bot_to_act=False)
         if 1 + len(bots) == players:
             game_start_locked(game, engine, started_by=creator)
+        else:
+            _seats_changed(game)
     return game
 
 
@@ -189,7 +191,15 @@ def game_join(*, game_id: int, user: User) -> Game:
         Seat.objects.create(game=game, position=free[0], user=user)
         if len(free) == 1:
             game_start_locked(game, get_engine(game.kind), started_by=user)
+        else:
+            _seats_changed(game)
     return game
+
+
+def _seats_changed(game: Game) -> None:
+    """After commit: the open game's page and the lobbies show its new seats (``games.live``)."""
+    live.notify_on_commit(live.game_topic(game.pk), seq=game.last_seq)
+    live.notify_on_commit(live.LOBBY)
 
 
 def _mixes_bots_and_people(seats: Sequence[Seat], user: User) -> bool:
@@ -218,6 +228,7 @@ def game_leave(*, game_id: int, user: User) -> Game:
         deleted, _detail = game.seats.filter(user=user).delete()
         if not deleted:
             raise CannotJoin(_("You are not playing in this game."))
+        _seats_changed(game)
     return game
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.urls import path
 
 from games import domaine_views, views
+from games.views import live as live_views
 
 app_name = "games"
 urlpatterns = [
@@ -20,6 +21,8 @@ urlpatterns = [
     path("games/<int:game_id>/undo/answer", views.game_undo_answer, name="undo_answer"),
     path("games/<int:game_id>/standing", views.game_standing, name="standing"),
     path("games/<int:game_id>/poll", views.game_poll, name="poll"),
+    path("games/<int:game_id>/live", live_views.game_live, name="live"),
+    path("live/lobby", live_views.lobby_live, name="lobby_live"),
     path("games/<int:game_id>/chat", views.game_chat, name="chat"),
     path("games/<int:game_id>/record.json", views.game_record, name="record"),
     path("games/<int:game_id>/replay", views.game_replay, name="replay"),
