@@ -314,13 +314,21 @@ def events(
     most the server's limit, which is 0 on servers whose workers cannot
     spare a thread) with none; either way ``cursor`` is what to send as
     ``after`` next, and ``poll_after`` how long to pause first when nothing
-    came. Events are kept 14 days. A ban that comes while it waits ends
-    the wait with 403 ``account_suspended``, as any request after it.
+    came. Events are kept 14 days. A cursor past the last event ever
+    written is a 400 ``cursor_beyond_end``. A ban that comes while it waits
+    ends the wait with 403 ``account_suspended``, as any request after it.
     """
     user = _user(request)
     poll_after = 0 if settings.HERALD_API_EVENTS_MAX_WAIT else settings.HERALD_API_EVENTS_POLL_AFTER
     if after is None:
         return {"events": [], "cursor": stream.latest_id(user), "poll_after": poll_after}
+    if stream.beyond_the_end(after):
+        # No event will ever come after it: waiting would be an empty stream forever.
+        raise Problem(
+            HTTPStatus.BAD_REQUEST,
+            "cursor_beyond_end",
+            _("This cursor is past the last event. Ask again without it to start from now."),
+        )
     rows = stream.read(user, after=after, wait=wait, stop=lambda: moderation.is_banned(user))
     if not rows and (state := moderation.user_state(user)).banned:
         raise account_suspended(state.banned_until)

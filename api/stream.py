@@ -21,10 +21,13 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.db import connection
 from django.utils import timezone
 
 from api.models import ApiToken, StreamEvent
+from games import live
 from games.models import Game
+from ops import live_hub
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -74,6 +77,10 @@ def forget_readers(event: events.ChangesCommitted | None = None) -> None:
 
 def _write(game: Game, kind: str, user_ids: Iterable[int], data: dict[str, Any] | None = None) -> None:
     now = timezone.now()
+    user_ids = list(user_ids)
+    for uid in user_ids:
+        # Wakes that user's waiting long polls, in whichever process they wait (ops.live_hub).
+        live.notify_on_commit(live.events_topic(uid))
     StreamEvent.objects.bulk_create(
         [
             StreamEvent(user_id=uid, game_id=game.pk, kind=kind, seq=game.last_seq, data=data or {}, created=now)
@@ -141,20 +148,42 @@ def latest_id(user: User) -> int:
 def read(user: User, *, after: int, wait: float, stop: Callable[[], bool] | None = None) -> list[StreamEvent]:
     """Return ``user``'s stream rows after id ``after``, oldest first, at most ``PAGE``.
 
-    With none yet, look again every ``POLL_EVERY`` seconds for up to
-    ``wait`` seconds (capped at ``settings.HERALD_API_EVENTS_MAX_WAIT``),
-    then return [] (the client asks again with the same cursor). ``stop``,
-    asked after each pause, ends the wait at once with [] when it answers
-    True (the user was banned meanwhile: the caller refuses the request).
+    With none yet, wait up to ``wait`` seconds (capped at
+    ``settings.HERALD_API_EVENTS_MAX_WAIT``) for one, then return [] (the
+    client asks again with the same cursor). Served over ASGI, the wait is on
+    the live hub (``ops.live_hub.wait_sync``): the rows' writer wakes it the
+    moment they commit, and it holds no database connection meanwhile; while
+    the hub cannot hear the site (Redis down), and under WSGI, it looks again
+    every ``POLL_EVERY`` seconds. ``stop``, asked after each pause, ends the
+    wait at once with [] when it answers True (the user was banned
+    meanwhile: the caller refuses the request).
     """
     deadline = time.monotonic() + min(max(wait, 0.0), float(settings.HERALD_API_EVENTS_MAX_WAIT))
     while True:
         rows = list(StreamEvent.objects.filter(user=user, pk__gt=after).order_by("pk")[:PAGE])
-        if rows or time.monotonic() >= deadline:
+        left = deadline - time.monotonic()
+        if rows or left <= 0:
             return rows
-        time.sleep(min(POLL_EVERY, max(0.0, deadline - time.monotonic())))
+        woke = "unavailable"
+        if settings.SERVED_OVER_ASGI:
+            _put_connection_away()
+            woke = live_hub.wait_sync([live.events_topic(user.pk)], left)
+        if woke == "unavailable":
+            time.sleep(min(POLL_EVERY, max(0.0, deadline - time.monotonic())))
         if stop is not None and stop():
             return []
+
+
+def _put_connection_away() -> None:
+    """Close this thread's database connection before a long wait (not inside a transaction: a test's)."""
+    if not connection.in_atomic_block:
+        connection.close()
+
+
+def beyond_the_end(after: int) -> bool:
+    """Whether ``after`` is past every stream row ever written (a cursor no event will ever follow)."""
+    newest = StreamEvent.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+    return after > newest
 
 
 def prune(*, older_than_days: int = KEEP_DAYS) -> int:

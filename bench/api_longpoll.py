@@ -47,7 +47,8 @@ def run(threads: int, env: dict[str, str], token: str) -> None:
     server = subprocess.Popen(
         [str(ROOT / ".venv/bin/gunicorn"), "website.wsgi", "-c", "gunicorn.conf.py"],
         cwd=ROOT,
-        env={**env, "WEB_CONCURRENCY": "1", "WEB_THREADS": str(threads), "PORT": str(PORT)},
+        # The sync worker class on purpose: this measures what WSGI workers hold (make serve runs ASGI workers).
+        env={**env, "WEB_CONCURRENCY": "1", "WEB_THREADS": str(threads), "PORT": str(PORT), "WEB_WORKER_CLASS": "sync"},
         stderr=subprocess.DEVNULL,
     )
     try:

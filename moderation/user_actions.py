@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from games import live
 from games.models import ChatMessage, Game, Seat
 from moderation.game_actions import seat_forfeit
 from moderation.models import HiddenMessage, Notice, Restriction
@@ -59,6 +60,8 @@ def user_ban(*, moderator: User, user: User, reason: str, until: datetime | None
 
         tell([user], text)
         forget(user.pk)
+        # A long poll of theirs waiting on the live hub ends now, with the ban's 403 (api.stream.read).
+        live.notify_on_commit(live.events_topic(user.pk))
     return row
 
 

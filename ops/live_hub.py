@@ -28,6 +28,7 @@ listener costs no database query and no thread: it waits on an
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import threading
@@ -36,7 +37,7 @@ from collections import deque
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
 
 log = logging.getLogger(__name__)
@@ -121,10 +122,8 @@ class Hub:
     async def wait_ready(self, timeout: float) -> bool:
         """:meth:`ready`, after waiting up to ``timeout`` seconds for the subscription (a new hub makes it)."""
         if not self._up:
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._up_event.wait(), timeout)
-            except TimeoutError:
-                pass
         return self._up
 
     def add(self, listener: Listener) -> None:
@@ -231,10 +230,8 @@ class Hub:
                 self._up_event.clear()
                 self._all_down()
             finally:
-                try:
+                with contextlib.suppress(Exception):  # already broken
                     await client.aclose()
-                except Exception:  # already broken
-                    pass
             await asyncio.sleep(RETRY_EVERY)
 
 
@@ -301,3 +298,31 @@ def publish(topic: str, **data: Any) -> None:
 def sse(event: str, data: Any) -> bytes:
     """One Server-Sent Events message: ``event: NAME`` and ``data`` as one line of JSON."""
     return f"event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
+
+
+def wait_sync(topics: Iterable[str], timeout: float) -> str:
+    """From a sync view served over ASGI: wait until a message of ``topics`` arrives, or ``timeout`` seconds.
+
+    Returns "message", "timeout", or "unavailable" (the hub cannot hear
+    other processes now: Redis down). Runs on the server's event loop
+    (asgiref's ``async_to_sync`` finds it from a view's thread), so the wait
+    holds that thread but no database connection and makes no query. Only
+    over ASGI (``settings.SERVED_OVER_ASGI``): under WSGI there is no loop
+    whose hub hears the site.
+    """
+
+    async def wait() -> str:
+        found = hub()
+        if not await found.wait_ready(1.0):
+            return "unavailable"
+        listener = Listener(topics)
+        found.add(listener)
+        try:
+            item = await listener.get(timeout)
+        finally:
+            found.remove(listener)
+        if item is DOWN:
+            return "unavailable"
+        return "timeout" if item is None else "message"
+
+    return async_to_sync(wait)()

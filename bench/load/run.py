@@ -238,7 +238,7 @@ def main(argv: list[str]) -> int:
     try:
         procs.append(
             subprocess.Popen(
-                [str(BIN / "gunicorn"), "website.wsgi", "-c", str(ROOT / "gunicorn.conf.py")],
+                [str(BIN / "gunicorn"), "website.asgi:application", "-c", str(ROOT / "gunicorn.conf.py")],
                 cwd=ROOT,
                 env=env,
                 stdout=log,

@@ -142,8 +142,10 @@ def _load_game(game_id: int) -> Game:
     )
 
 
-#: game id -> (seq, cursor) last pushed by this process: a change message that changed nothing shown is skipped.
-_pushed: dict[int, tuple[int, str]] = {}
+#: game id -> (created, seq, cursor) last pushed by this process: a message that changed nothing shown is skipped.
+_pushed: dict[int, tuple[Any, int, str]] = {}
+#: How many games ``_pushed`` remembers before it starts again (forgetting costs one render too many).
+PUSHED_KEPT = 10_000
 
 
 def render_game_views(message: dict[str, Any], views: dict[Hashable, Viewer]) -> dict[Hashable, bytes | None]:
@@ -158,9 +160,11 @@ def render_game_views(message: dict[str, Any], views: dict[Hashable, Viewer]) ->
             game = _load_game(game_id)
         except Game.DoesNotExist:
             return {}
-        state = (game.last_seq, _cursor(game, len(game.seats.all())))
+        state = (game.created, game.last_seq, _cursor(game, len(game.seats.all())))
         if _pushed.get(game_id) == state:
             return {}
+        if len(_pushed) > PUSHED_KEPT:
+            _pushed.clear()
         _pushed[game_id] = state
         out: dict[Hashable, bytes | None] = {}
         for key, viewer in views.items():
@@ -293,5 +297,3 @@ async def lobby_live(request: HttpRequest) -> HttpResponse:
     listener = Listener(topics)
     the_hub.add(listener)
     return event_stream(stream_events(listener, live.new_connection("lobby", user_id), nudge="lobby"))
-
-

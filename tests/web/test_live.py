@@ -1,0 +1,173 @@
+"""Server push (games/views/live.py): each stream gets only what its viewer may see, and moves reach it.
+
+The streams are read through Django's AsyncClient (the ASGI path) with the
+in-process hub that runs without Redis; tests/faults/test_live_redis_down.py
+runs them over a Redis of its own, and tests/browser/test_live_flow.py in a
+browser.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from http import HTTPStatus
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from django.contrib.auth.models import AnonymousUser
+from django.test import AsyncClient, RequestFactory
+from django.urls import reverse
+
+from games import services
+from games.models import Game
+from games.views.live import CSRF_PLACEHOLDER, _viewer, render_game_views
+from games.views.page import _cursor
+from tests.conftest import make_game, user_to_move
+from tests.web.test_dominion_pages import names_drawn, play_with_bots
+
+pytestmark = pytest.mark.django_db
+
+
+def events_of(raw: bytes) -> list[tuple[str, Any]]:
+    """The (event, data) pairs of an SSE text (comments and ``retry`` left out)."""
+    out = []
+    for block in raw.decode().split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line and not line.startswith(":"))
+        if "event" in fields:
+            out.append((fields["event"], json.loads(fields.get("data", "null"))))
+    return out
+
+
+def first_events(user: Any, url: str) -> tuple[int, list[tuple[str, Any]]]:
+    """Open the stream at ``url`` as ``user`` (None: anonymous); return its status and its first chunk's events."""
+
+    async def read() -> tuple[int, bytes]:
+        client = AsyncClient()
+        if user is not None:
+            await sync_to_async(client.force_login)(user)
+        response = await client.get(url)
+        if not response.streaming:
+            return response.status_code, response.content
+        chunks = response.streaming_content
+        try:
+            return response.status_code, await anext(chunks)
+        finally:
+            await chunks.aclose()
+
+    status, raw = async_to_sync(read)()
+    return status, events_of(raw) if status == HTTPStatus.OK else []
+
+
+def hand_in(html: str) -> list[str] | None:
+    """The card names of the page's "hand" section, or None without one."""
+    section = re.search(r'<section class="hand".*?</section>', html, re.S)
+    if section is None:
+        return None
+    return sorted(
+        n.replace("\u00ad", "") for n in re.findall(r'<span class="card-name">([^<]+)</span>', section.group(0))
+    )
+
+
+@pytest.fixture
+def dominion_game(player, opponent):
+    game = make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"})
+    return play_with_bots(game, 25)
+
+
+def stream_url(game: Game, seq: int = -1) -> str:
+    """A stream for a page drawn at ``seq`` (-1: older than any, so the stream sends the present at once)."""
+    return reverse("games:live", args=[game.pk]) + f"?seq={seq}&v=x"
+
+
+def test_each_viewers_stream_draws_that_viewers_page_and_no_other_hand(dominion_game, player, opponent, outsider):
+    state = services.state_at(dominion_game)
+    seat_of = {s.user_id: s.position for s in dominion_game.seats.all()}
+    for user in (player, opponent, outsider, None):
+        status, events = first_events(user, stream_url(dominion_game))
+        assert status == HTTPStatus.OK
+        [(name, data)] = events
+        assert name == "live" and data["seq"] == dominion_game.last_seq
+        html = data["html"]
+        assert "seed" not in html
+        if user in (player, opponent):
+            other = opponent if user == player else player
+            assert hand_in(html) == sorted(state.hands[seat_of[user.pk]])
+            assert names_drawn(html, user.shown_name), "a seat's own draws are named"
+            assert names_drawn(html, other.shown_name) == []
+            # Its forms carry the placeholder, never a session's token (live.js puts the page's own there).
+            tokens = set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]*)"', html))
+            assert tokens == {CSRF_PLACEHOLDER}
+        else:
+            assert hand_in(html) is None
+            assert names_drawn(html, player.shown_name) == [] and names_drawn(html, opponent.shown_name) == []
+
+
+def test_one_render_per_view_and_each_key_gets_its_own_seats_eyes(dominion_game, player, opponent, outsider):
+    """The hub's renderer, as one process runs it for all its pages: seats, a spectator and a visitor."""
+    factory = RequestFactory()
+    views = {}
+    for user in (player, opponent, outsider, AnonymousUser()):
+        request = factory.get("/")
+        request.user = user
+        seat = dominion_game.seats.filter(user=user if user.is_authenticated else None).first()
+        key, viewer = _viewer(request, seat if user.is_authenticated else None)
+        views[key] = viewer
+    assert len(views) == 4
+    payloads = render_game_views({"topic": f"game:{dominion_game.pk}"}, views)
+    state = services.state_at(dominion_game)
+    for key, viewer in views.items():
+        [(name, data)] = events_of(payloads[key])
+        hand = hand_in(data["html"])
+        if viewer.seat is None:
+            assert hand is None
+        else:
+            assert hand == sorted(state.hands[viewer.seat])
+    # The same position again draws nothing (a message heard twice, a chat line).
+    assert render_game_views({"topic": f"game:{dominion_game.pk}"}, views) == {}
+
+
+def test_a_page_that_is_up_to_date_gets_nothing_at_once(game, player):
+    game_now = Game.objects.get(pk=game.pk)
+    url = reverse("games:live", args=[game.pk]) + f"?seq={game_now.last_seq}&v={_cursor(game_now, 2)}"
+    status, events = first_events(player, url)
+    assert status == HTTPStatus.OK and events == []
+
+
+def test_a_private_game_has_no_stream_for_others_and_a_bad_seq_is_refused(player, opponent, outsider):
+    private = make_game(player, opponent, private=True)
+    assert first_events(outsider, stream_url(private))[0] == HTTPStatus.NOT_FOUND
+    assert first_events(None, stream_url(private))[0] == HTTPStatus.NOT_FOUND
+    bad = reverse("games:live", args=[private.pk]) + "?seq=x"
+    assert first_events(player, bad)[0] == HTTPStatus.BAD_REQUEST
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_and_a_chat_line_reach_an_open_stream(site_test, player, opponent):
+    """End to end in one process: the move commits, the hub renders, the open stream gets it."""
+    game = make_game(player, opponent)
+    watcher = opponent if user_to_move(game) == player else player
+    mover = user_to_move(game)
+
+    async def run() -> list[tuple[str, Any]]:
+        client = AsyncClient()
+        await sync_to_async(client.force_login)(watcher)
+        fresh = await sync_to_async(Game.objects.get)(pk=game.pk)
+        cursor = await sync_to_async(lambda: _cursor(fresh, 2))()
+        response = await client.get(reverse("games:live", args=[game.pk]) + f"?seq={game.last_seq}&v={cursor}")
+        chunks = response.streaming_content
+        got = events_of(await anext(chunks))
+        await sync_to_async(services.game_submit_move)(
+            game_id=game.pk, user=mover, move={"act": "add", "n": 1}, expected_seq=game.last_seq
+        )
+        got += events_of(await anext(chunks))
+        await sync_to_async(services.chat_post)(game_id=game.pk, user=mover, text="hello")
+        got += events_of(await anext(chunks))
+        await chunks.aclose()
+        return got
+
+    events = async_to_sync(run)()
+    assert [name for name, _data in events] == ["live", "chat"]
+    assert events[0][1]["seq"] == game.last_seq + 1
+    # A chat line says only "look again": the page fetches the lines drawn for its viewer.
+    assert events[1][1] == {"seq": None}
