@@ -32,6 +32,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
 from django.db import connections
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
@@ -247,7 +248,7 @@ def event_stream(body: AsyncIterator[bytes]) -> StreamingHttpResponse:
 
 
 def unavailable() -> HttpResponse:
-    """503 while the hub cannot hear other processes (Redis down): the page polls, and tries again later."""
+    """503 while the hub cannot hear other processes (Redis down), or under WSGI: the page polls meanwhile."""
     response = HttpResponse(status=HTTPStatus.SERVICE_UNAVAILABLE)
     response["Retry-After"] = "5"
     return response
@@ -261,6 +262,8 @@ async def game_live(request: HttpRequest, game_id: int) -> HttpResponse:
     except ValueError:
         return HttpResponseBadRequest("seq must be a number")
     cursor = request.GET.get("v", "")
+    if not isinstance(request, ASGIRequest):
+        return unavailable()  # a WSGI server would hold a thread per page, and send nothing until the end
     the_hub = hub()
     if not await the_hub.wait_ready(READY_WAIT):
         return unavailable()
@@ -290,6 +293,8 @@ def _lobby_topics(request: HttpRequest) -> tuple[list[str], int | None]:
 @require_safe
 async def lobby_live(request: HttpRequest) -> HttpResponse:
     """The lobby's stream: event ``lobby`` when its lists may have changed (the page fetches them again)."""
+    if not isinstance(request, ASGIRequest):
+        return unavailable()
     the_hub = hub()
     if not await the_hub.wait_ready(READY_WAIT):
         return unavailable()
