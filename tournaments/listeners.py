@@ -13,7 +13,7 @@ from functools import partial
 from django.db import transaction
 
 from correspondence.emails import register_content
-from games import events
+from games import events, live
 from ops.after_response import after_response
 from tournaments import notify, services, tasks
 
@@ -21,6 +21,8 @@ from tournaments import notify, services, tasks
 def _advance_later(tournament_id: int) -> None:
     """After commit, and in a request after the answer was sent (a round may start many games), queue the advance."""
     transaction.on_commit(partial(after_response, partial(tasks.queue_advance, tournament_id)))
+    # The table's result changed the standings: open pages of the tournament fetch them again.
+    live.notify_on_commit(live.tournament_topic(tournament_id))
 
 
 def on_game_finished(event: events.GameFinished) -> None:

@@ -30,7 +30,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.selectors import has_verified_email
-from games import policy
+from games import live, policy
 from games import services as games
 from games.engine.registry import get_engine
 from games.models import Game, Seat
@@ -359,6 +359,7 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> st
         if tournament is None or not tournament.is_running or not round_complete(tournament):
             return ""
         Round.objects.filter(tournament=tournament, finished__isnull=True).update(finished=now)
+        live.notify_on_commit(live.tournament_topic(tournament.pk))
         if tournament.current_round < tournament.rounds and _next_round(tournament, now):
             tournament.save(update_fields=["current_round"])
             notify.round_started(tournament, tournament.current_round)

@@ -12,6 +12,7 @@ urlpatterns = [
     path("tournaments/new/", views.tournament_new, name="new"),
     path("tournaments/<int:tournament_id>/", views.tournament_detail, name="detail"),
     path("tournaments/<int:tournament_id>/standings", views.tournament_standings, name="standings"),
+    path("tournaments/<int:tournament_id>/live", views.tournament_live, name="live"),
     path("tournaments/<int:tournament_id>/signup", views.tournament_signup, name="signup"),
     path("tournaments/<int:tournament_id>/withdraw", views.tournament_withdraw, name="withdraw"),
     path("tournaments/<int:tournament_id>/cancel", views.tournament_cancel, name="cancel"),

@@ -5,15 +5,20 @@ from __future__ import annotations
 
 from http import HTTPStatus
 
+from asgiref.sync import sync_to_async
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.core.handlers.asgi import ASGIRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.models import User
+from games import live
+from games.views import live as live_views
+from ops import live_hub
 from tournaments import moderators, selectors, services
 from tournaments.forms import AdjustForm, CancelForm, RemoveForm, TournamentForm
 from tournaments.models import Tournament
@@ -43,6 +48,23 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> HttpRespon
     """The standings alone (the page refreshes them with htmx)."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     return render(request, "tournaments/_standings.html", selectors.standings_context(tournament))
+
+
+@require_safe
+async def tournament_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The page's stream (``games/views/live.py``): event ``tournament`` when its standings may have changed."""
+    if not isinstance(request, ASGIRequest):
+        return live_views.unavailable()
+    if not await Tournament.objects.filter(pk=tournament_id).aexists():
+        raise Http404("No such tournament")
+    the_hub = live_hub.hub()
+    if not await the_hub.wait_ready(live_views.READY_WAIT):
+        return live_views.unavailable()
+    await sync_to_async(live_views.close_connections)()
+    listener = live_hub.Listener([live.tournament_topic(tournament_id)])
+    the_hub.add(listener)
+    connection = live.new_connection("tournament", None)
+    return live_views.event_stream(live_views.stream_events(listener, connection, nudge="tournament"))
 
 
 def _done(request: HttpRequest, tournament_id: int, error: Exception | None, ok: str) -> HttpResponse:

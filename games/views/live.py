@@ -130,7 +130,7 @@ def live_payload(game: Game, viewer: Viewer) -> bytes:
     return sse("live", {"seq": game.last_seq, "v": context["cursor"], "html": html})
 
 
-def _close_connections() -> None:
+def close_connections() -> None:
     """Close this thread's database connections (a stream must hold none while it waits), but never a test's."""
     for conn in connections.all(initialized_only=True):
         if not conn.in_atomic_block:
@@ -175,7 +175,7 @@ def render_game_views(message: dict[str, Any], views: dict[Hashable, Viewer]) ->
                 out[key] = None
         return out
     finally:
-        _close_connections()
+        close_connections()
 
 
 register_renderer("game", render_game_views)
@@ -200,7 +200,7 @@ def _catch_up(game_id: int, viewer: Viewer, seq: int, cursor: str) -> bytes:
         except Http404:
             return b""
     finally:
-        _close_connections()
+        close_connections()
 
 
 async def stream_events(
@@ -216,7 +216,7 @@ async def stream_events(
     the_hub = hub()
     try:
         # The request's own connection (its session, its access check) is not kept while the stream waits.
-        await sync_to_async(_close_connections)()
+        await sync_to_async(close_connections)()
         yield f"retry: {RETRY_MS}\n\n".encode() + first
         if live.has_hooks("connect"):
             await sync_to_async(live.run_hooks, thread_sensitive=False)("connect", connection)
@@ -286,7 +286,7 @@ def _lobby_topics(request: HttpRequest) -> tuple[list[str], int | None]:
         running = [Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.FROZEN]
         ids = Seat.objects.filter(user=user, game__status__in=running).values_list("game_id", flat=True)
         topics += [live.user_topic(user.pk), *(live.game_topic(i) for i in ids)]
-    _close_connections()
+    close_connections()
     return topics, user.pk if user.is_authenticated else None
 
 

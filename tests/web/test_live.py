@@ -10,20 +10,25 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 from http import HTTPStatus
 from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, Group, Permission
 from django.test import AsyncClient, RequestFactory
 from django.urls import reverse
 
-from games import services
+from accounts.models import User
+from games import live, services
 from games.models import Game
 from games.views.live import CSRF_PLACEHOLDER, _viewer, render_game_views
 from games.views.page import _cursor
+from ops.live_hub import publish
 from tests.conftest import make_game, user_to_move
+from tests.factories import UserFactory
+from tests.tournaments.conftest import make_tournament
 from tests.web.test_dominion_pages import names_drawn, play_with_bots
 
 pytestmark = pytest.mark.django_db
@@ -171,3 +176,63 @@ def test_a_move_and_a_chat_line_reach_an_open_stream(site_test, player, opponent
     assert events[0][1]["seq"] == game.last_seq + 1
     # A chat line says only "look again": the page fetches the lines drawn for its viewer.
     assert events[1][1] == {"seq": None}
+
+
+def stream_after(user: Any, url: str, act: Any) -> list[tuple[str, Any]]:
+    """Open the stream at ``url`` as ``user``, run ``act()`` (sync, this thread), return the next chunk's events."""
+
+    async def run() -> list[tuple[str, Any]]:
+        client = AsyncClient()
+        if user is not None:
+            await sync_to_async(client.force_login)(user)
+        response = await client.get(url)
+        chunks = response.streaming_content
+        try:
+            await anext(chunks)
+            await sync_to_async(act)()
+            return events_of(await anext(chunks))
+        finally:
+            await chunks.aclose()
+
+    return async_to_sync(run)()
+
+
+def test_the_lobby_hears_a_move_in_a_game_it_lists_and_says_only_look_again(
+    game, player, opponent, django_capture_on_commit_callbacks
+):
+    mover = user_to_move(game)
+    watcher = opponent if mover == player else player
+
+    def move() -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.game_submit_move(game_id=game.pk, user=mover, move={"act": "add", "n": 1}, expected_seq=0)
+
+    assert stream_after(watcher, reverse("games:lobby_live"), move) == [("lobby", {"seq": 1})]
+
+
+def test_a_new_open_game_reaches_an_anonymous_lobby(player, django_capture_on_commit_callbacks):
+    def create() -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.game_create(
+                creator=player,
+                kind="counter",
+                options={"target": 10},
+                players=2,
+                rated=False,
+                private=False,
+                time_per_move=timedelta(days=1),
+            )
+
+    assert [name for name, _data in stream_after(None, reverse("games:lobby_live"), create)] == ["lobby"]
+
+
+def test_a_tournament_table_result_reaches_the_tournament_page(player):
+    moderator = UserFactory(username="mod", is_staff=True)
+    group, _new = Group.objects.get_or_create(name="Moderators")
+    group.permissions.add(Permission.objects.get(codename="moderate_games", content_type__app_label="moderation"))
+    moderator.groups.add(group)
+    tournament = make_tournament(User.objects.get(pk=moderator.pk))
+    url = reverse("tournaments:live", args=[tournament.pk])
+    events = stream_after(None, url, lambda: publish(live.tournament_topic(tournament.pk)))
+    assert [name for name, _data in events] == ["tournament"]
+    assert first_events(None, reverse("tournaments:live", args=[tournament.pk + 1000]))[0] == HTTPStatus.NOT_FOUND
