@@ -12,8 +12,8 @@ pages.
 
 Listeners with a ``key`` want a rendered payload rather than the message:
 the hub asks the topic's renderer (:func:`register_renderer`, by the
-topic's prefix) once per message for all the distinct keys it holds, in a
-worker thread, and gives each listener the payload of its key. So a move
+topic's prefix) once per message for each distinct key it holds, each in a
+worker thread (they overlap), and gives each listener the payload of its key. So a move
 costs one render per distinct view in each process, whatever the number of
 pages open. Renders of one topic never overlap; messages that arrive
 meanwhile are merged into one more render.
@@ -37,8 +37,10 @@ from collections import deque
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
+import redis
 from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
+from redis import asyncio as aioredis
 
 log = logging.getLogger(__name__)
 
@@ -176,15 +178,9 @@ class Hub:
                         views.setdefault(listener.key, listener.info)
                 if fn is None or not views:
                     return
-                try:
-                    payloads = await sync_to_async(fn, thread_sensitive=False)(message, views)
-                except Exception:  # a render that fails must not end the hub: the pages' next poll repairs it
-                    log.exception("live render of %s failed", topic)
-                    payloads = {}
-                for listener in list(self.topics.get(topic, ())):
-                    payload = payloads.get(listener.key) if listener.key is not None else None
-                    if payload is not None:
-                        listener.put(payload)
+                # Each view in a thread of its own, each sent the moment it is drawn: a render mostly waits on
+                # the database and the cache, so the views' waits overlap.
+                await asyncio.gather(*(self._render_one(fn, topic, message, key, info) for key, info in views.items()))
                 more = self._rendering.get(topic)
                 if not more:
                     return
@@ -194,14 +190,24 @@ class Hub:
         finally:
             self._rendering.pop(topic, None)
 
+    async def _render_one(self, fn: Renderer, topic: str, message: dict[str, Any], key: Hashable, info: Any) -> None:
+        try:
+            payloads = await sync_to_async(fn, thread_sensitive=False)(message, {key: info})
+        except Exception:  # a render that fails must not end the hub: the pages' next poll repairs it
+            log.exception("live render of %s failed", topic)
+            return
+        payload = payloads.get(key)
+        if payload is not None:
+            for listener in list(self.topics.get(topic, ())):
+                if listener.key == key:
+                    listener.put(payload)
+
     def _all_down(self) -> None:
         for held in list(self.topics.values()):
             for listener in held:
                 listener.put(DOWN)
 
     async def _subscribe_forever(self) -> None:
-        import redis.asyncio as aioredis
-
         while True:
             client = aioredis.Redis.from_url(
                 self.redis_url, socket_connect_timeout=2, socket_keepalive=True, health_check_interval=15
@@ -269,9 +275,9 @@ def publish(topic: str, **data: Any) -> None:
     ``data`` must be JSON-serialisable and say nothing a viewer may not see
     (ids, a seq): listeners that render get only what the renderer draws for
     them. With Redis the message goes through it (every process hears it);
-    without, to this process's hubs. A Redis that fails is logged and left
-    alone for :data:`PUBLISH_BACKOFF` seconds: the change is saved, and the
-    pages, whose streams ended, poll.
+    without, to this process's hubs. A Redis that fails is logged (one that
+    times out is left alone for :data:`PUBLISH_BACKOFF` seconds): the change
+    is saved, and the pages, whose streams ended, poll.
     """
     global _publisher, _publisher_url, _publish_failed_at
     message = {"topic": topic, **data}
@@ -284,14 +290,15 @@ def publish(topic: str, **data: Any) -> None:
     if time.monotonic() - _publish_failed_at < PUBLISH_BACKOFF:
         return
     try:
-        import redis
-
         if _publisher is None or _publisher_url != url:
             _publisher = redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=1)
             _publisher_url = url
         _publisher.publish(settings.HERALD_LIVE_CHANNEL, json.dumps(message))
     except Exception as exc:  # the change is saved; the pages poll while Redis is away
-        _publish_failed_at = time.monotonic()
+        # Only a Redis that does not answer (a timeout) is left alone a while: one that refuses at once
+        # costs nothing to try, and skipping a publish once it is back would leave a reconnected page behind.
+        if isinstance(exc, redis.TimeoutError):
+            _publish_failed_at = time.monotonic()
         log.warning("live publish of %s failed: %s", topic, exc)
 
 

@@ -390,14 +390,16 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-if envbool("DATABASE_POOL", False) and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+# Over ASGI every request (and each pushed render) runs in a thread of its own, so without a pool each would
+# open a connection: the pool is on there by default.
+if envbool("DATABASE_POOL", SERVED_OVER_ASGI) and DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # psycopg's connection pool in each process, instead of one persistent
     # connection per process (Django requires CONN_MAX_AGE 0 with a pool).
     for _alias in DATABASES:
         DATABASES[_alias]["CONN_MAX_AGE"] = 0
         DATABASES[_alias].setdefault("OPTIONS", {})["pool"] = {
             "min_size": envint("DATABASE_POOL_MIN", 1),
-            "max_size": envint("DATABASE_POOL_MAX", 4),
+            "max_size": envint("DATABASE_POOL_MAX", 8 if SERVED_OVER_ASGI else 4),
             "timeout": 10,
         }
 

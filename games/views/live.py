@@ -143,8 +143,9 @@ def _load_game(game_id: int) -> Game:
     )
 
 
-#: game id -> (created, seq, cursor) last pushed by this process: a message that changed nothing shown is skipped.
-_pushed: dict[int, tuple[Any, int, str]] = {}
+#: (game id, view key) -> (created, seq, cursor) last pushed by this process: a message that changed nothing
+#: shown to that view (a chat line, a message heard twice) draws nothing.
+_pushed: dict[tuple[int, Hashable], tuple[Any, int, str]] = {}
 #: How many games ``_pushed`` remembers before it starts again (forgetting costs one render too many).
 PUSHED_KEPT = 10_000
 
@@ -152,8 +153,8 @@ PUSHED_KEPT = 10_000
 def render_game_views(message: dict[str, Any], views: dict[Hashable, Viewer]) -> dict[Hashable, bytes | None]:
     """The hub's renderer for ``game:<id>``: one ``live`` payload per view key, drawn once each.
 
-    Nothing is drawn when the game's seq and status cursor are those this
-    process pushed last (a chat line, a message heard twice).
+    Nothing is drawn for a key whose last push from this process showed the
+    same seq and status cursor (a chat line, a message heard twice).
     """
     try:
         game_id = int(message["topic"].split(":", 1)[1])
@@ -162,13 +163,13 @@ def render_game_views(message: dict[str, Any], views: dict[Hashable, Viewer]) ->
         except Game.DoesNotExist:
             return {}
         state = (game.created, game.last_seq, _cursor(game, len(game.seats.all())))
-        if _pushed.get(game_id) == state:
-            return {}
         if len(_pushed) > PUSHED_KEPT:
             _pushed.clear()
-        _pushed[game_id] = state
         out: dict[Hashable, bytes | None] = {}
         for key, viewer in views.items():
+            if _pushed.get((game_id, key)) == state:
+                continue
+            _pushed[(game_id, key)] = state
             try:
                 out[key] = live_payload(game, viewer)
             except Http404:
