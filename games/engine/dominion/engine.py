@@ -662,6 +662,8 @@ class DominionEngine(VersionedEngine):
     max_players = 4
     #: The keys of the move notation; the site stores only these.
     move_keys = frozenset({"act", "card", "cards"})
+    #: The acts that may answer a question (``games.engine.undo``): a turn move (play, buy, ...) never does.
+    answer_acts = frozenset({"yes", "no", "choose", "gain"})
 
     def __init__(self, version: int = VERSION) -> None:
         """Make the engine whose ``new_game`` deals version-``version`` games.
