@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.apps import AppConfig
 
-from games import events, live
+from games import events
 
 
 class GamesConfig(AppConfig):
@@ -16,7 +16,7 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         """After every committed change: push it to the open pages (``games.live``), queue the bots' turn
         and a waiting forced move (``games.tasks``)."""
-        from games import tasks  # it imports models, which load only after every app config
+        from games import live, tasks  # they import models, which load only after every app config
 
         # First: the open pages hear of a change before the bots' and emails' queueing (games.live).
         live.subscribe()

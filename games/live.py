@@ -11,24 +11,30 @@ of theirs: their lobby), ``lobby`` (the open games changed), ``events:<id>``
 **Connection hooks**, for what must happen while a page is open (presence):
 ``on_connect``, ``on_heartbeat`` (every ``HERALD_LIVE_HEARTBEAT`` seconds
 while the stream stays open) and ``on_disconnect`` each register a callable
-taking a :class:`Connection`. They run in a worker thread (they may use the
-ORM; they should be quick, and an idle stream with no hook registered costs
-no query at all); an exception is logged and the stream goes on.
+taking a :class:`Connection`. They run for signed-in viewers' streams only,
+in a worker thread (they may use the ORM, and should be quick); an exception
+is logged and the stream goes on. This module registers presence's: a seat's
+open game page touches ``games.presence`` at connect and every heartbeat
+(below ``HERALD_PRESENCE_TTL``), and its arrival and departure redraw the
+other pages' seats. A visitor's or spectator's idle stream runs no hook.
 """
 
 from __future__ import annotations
 
 import itertools
 import logging
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from games import events
+from games.presence import presence_touch
 from ops.live_hub import publish
 
 log = logging.getLogger(__name__)
@@ -149,8 +155,32 @@ def on_players_invited(event: events.PlayersInvited) -> None:
         notify_on_commit(user_topic(user_id))
 
 
+def _present(connection: Connection) -> None:
+    """A seat's open game page keeps its player present (``games.presence``): the "your move" email waits."""
+    if connection.page == "game" and connection.seat is not None and connection.user_id is not None:
+        presence_touch(connection.game_id, connection.user_id)
+
+
+def _arrived(connection: Connection) -> None:
+    """A seat's player opened the game: present now, and the other pages show it."""
+    _present(connection)
+    if connection.page == "game" and connection.seat is not None and connection.game_id is not None:
+        publish(game_topic(connection.game_id))
+
+
+def _left(connection: Connection) -> None:
+    """A seat's page closed: once presence forgets it (its TTL), the other pages show "last seen"."""
+    if connection.page == "game" and connection.seat is not None and connection.game_id is not None:
+        later = threading.Timer(settings.HERALD_PRESENCE_TTL + 1, publish, args=(game_topic(connection.game_id),))
+        later.daemon = True
+        later.start()
+
+
 def subscribe() -> None:
-    """Subscribe this module's listeners (``GamesConfig.ready``)."""
+    """Subscribe this module's listeners (``GamesConfig.ready``) and the presence hooks."""
+    on_connect(_arrived)
+    on_heartbeat(_present)
+    on_disconnect(_left)
     events.subscribe(events.ChangesCommitted, on_changes_committed)
     events.subscribe(events.ChatPosted, on_chat_posted)
     events.subscribe(events.GameStarted, on_lobby_change)

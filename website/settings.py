@@ -212,8 +212,9 @@ else:
 #: databases, so the channel is named after REDIS_URL's database: two sites on one server stay apart.
 HERALD_LIVE_REDIS_URL = envstr("HERALD_LIVE_REDIS_URL") or (None if TESTING else REDIS_URL)
 HERALD_LIVE_CHANNEL = envstr("HERALD_LIVE_CHANNEL") or "herald:live:" + (REDIS_URL or "").rsplit("/", 1)[-1]
-#: Seconds between a stream's keep-alive comments (and presence heartbeats, games.live).
-HERALD_LIVE_HEARTBEAT = envint("HERALD_LIVE_HEARTBEAT", 20)
+#: Seconds between a stream's keep-alive comments and its presence heartbeats (games.live): below
+#: HERALD_PRESENCE_TTL, so a seat whose page stays open stays present.
+HERALD_LIVE_HEARTBEAT = envint("HERALD_LIVE_HEARTBEAT", 10)
 CELERY_TASK_EAGER_PROPAGATES = True
 # Every task is idempotent, so a task is acknowledged only once done: a worker
 # that dies mid-task leaves it on the queue for another worker.

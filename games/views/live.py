@@ -44,6 +44,7 @@ from django_htmx.middleware import HtmxDetails
 from games import live
 from games.lifecycle import seat_seen
 from games.models import Game, Seat
+from games.presence import presence_of
 from games.views.access import get_game_for_user
 from games.views.page import _cursor, game_context
 from ops.live_hub import DOWN, Listener, hub, register_renderer, sse
@@ -130,6 +131,12 @@ def live_payload(game: Game, viewer: Viewer) -> bytes:
     return sse("live", {"seq": game.last_seq, "v": context["cursor"], "html": html})
 
 
+def live_cursor(game: Game) -> str:
+    """The game page's status cursor now (``games.views.page._cursor``, with who is present)."""
+    presence = presence_of(game) if game.is_open or game.is_active else {}
+    return _cursor(game, len(game.seats.all()), presence)
+
+
 def close_connections() -> None:
     """Close this thread's database connections (a stream must hold none while it waits), but never a test's."""
     for conn in connections.all(initialized_only=True):
@@ -162,7 +169,7 @@ def render_game_views(message: dict[str, Any], views: dict[Hashable, Viewer]) ->
             game = _load_game(game_id)
         except Game.DoesNotExist:
             return {}
-        state = (game.created, game.last_seq, _cursor(game, len(game.seats.all())))
+        state = (game.created, game.last_seq, live_cursor(game))
         if len(_pushed) > PUSHED_KEPT:
             _pushed.clear()
         out: dict[Hashable, bytes | None] = {}
@@ -194,7 +201,7 @@ def _catch_up(game_id: int, viewer: Viewer, seq: int, cursor: str) -> bytes:
     """The ``live`` event if the page (drawn at ``seq``/``cursor``) is behind, else nothing; closes the connection."""
     try:
         game = _load_game(game_id)
-        if game.last_seq == seq and _cursor(game, len(game.seats.all())) == cursor:
+        if game.last_seq == seq and live_cursor(game) == cursor:
             return b""
         try:
             return live_payload(game, viewer)
@@ -219,13 +226,15 @@ async def stream_events(
         # The request's own connection (its session, its access check) is not kept while the stream waits.
         await sync_to_async(close_connections)()
         yield f"retry: {RETRY_MS}\n\n".encode() + first
-        if live.has_hooks("connect"):
+        # Hooks are for signed-in viewers (presence): a visitor's idle stream costs no thread at all.
+        hooked = connection.user_id is not None
+        if hooked and live.has_hooks("connect"):
             await sync_to_async(live.run_hooks, thread_sensitive=False)("connect", connection)
         while True:
             item = await listener.get(settings.HERALD_LIVE_HEARTBEAT)
             if item is None:
                 yield b": ping\n\n"
-                if live.has_hooks("heartbeat"):
+                if hooked and live.has_hooks("heartbeat"):
                     await sync_to_async(live.run_hooks, thread_sensitive=False)("heartbeat", connection)
             elif item is DOWN:
                 yield sse("down", {})
@@ -236,7 +245,7 @@ async def stream_events(
                 yield sse(nudge or str(item.get("kind") or "refresh"), {"seq": item.get("seq")})
     finally:
         the_hub.remove(listener)
-        if live.has_hooks("disconnect"):
+        if connection.user_id is not None and live.has_hooks("disconnect"):
             await sync_to_async(live.run_hooks, thread_sensitive=False)("disconnect", connection)
 
 

@@ -20,7 +20,7 @@ from django.test import Client
 
 from games import services
 from games.models import Game
-from games.views.page import _cursor
+from games.views.live import live_cursor
 from tests.asgi_server import asgi_server, free_port
 from tests.conftest import make_game, user_to_move
 from tests.faults.conftest import _redis_server
@@ -78,7 +78,7 @@ def move(game: Game) -> int:
 def test_redis_killed_under_open_pages_moves_apply_pages_poll_and_recover(live_redis, player, opponent):
     game = make_game(player, opponent)
     with asgi_server() as site:
-        stream = Stream(site.port, game, game.last_seq, _cursor(game, 2))
+        stream = Stream(site.port, game, game.last_seq, live_cursor(game))
         assert stream.status == HTTPStatus.OK
         assert move(game) == 1
         name, data = stream.next_event()
@@ -88,7 +88,7 @@ def test_redis_killed_under_open_pages_moves_apply_pages_poll_and_recover(live_r
         # The stream says the push is gone and ends: the page polls from now on.
         assert stream.next_event()[0] == "down"
         assert stream.next_event() == ("", None)
-        refused = Stream(site.port, game, 1, _cursor(game, 2))
+        refused = Stream(site.port, game, 1, live_cursor(game))
         assert refused.status == HTTPStatus.SERVICE_UNAVAILABLE
         refused.close()
 
