@@ -345,7 +345,9 @@ async def idle(port: int, handles: dict[str, Any], count: int, pid: int) -> dict
     deadline = time.monotonic() + 120
     while sum(p.open for p in pages) < count and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
-    await asyncio.sleep(3)
+    # PostgreSQL counts a pooled connection's transactions when it reports (up to 10 s after, while idle):
+    # let the connections' own count settle first.
+    await asyncio.sleep(12)
     held_rss = rss_kb(pid)
     start = await asyncio.to_thread(transactions)
     await asyncio.sleep(2 * HEARTBEAT + 2)
