@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('correspondence', '0006_push_channel_invited_kind'),
+        ('correspondence', '0007_notification_deferred'),
         ('games', '0009_seat_forfeit_seq'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
