@@ -36,7 +36,8 @@ GAME_REGIONS = [
 LOBBY_REGIONS = ["messages", "lobby-lists"]
 
 # Each region's visible text, whitespace folded; <time> elements (relative clock texts, which tick
-# on their own) and <noscript> (not shown with JavaScript; parsed as text on a load, as elements in a swap) are left out.
+# on their own) and <noscript> (not shown with JavaScript; parsed as text on a load, as elements
+# in a swap) are left out.
 REGIONS_JS = """(ids) => Object.fromEntries(ids.map((id) => {
   const el = document.getElementById(id);
   if (!el) return [id, null];
@@ -137,7 +138,8 @@ def test_each_step_of_a_game_shows_on_the_live_pages_as_a_reload_would(browser, 
         game.refresh_from_db()
         bobs_move = game.seats.get(user=bob_user).position in game.to_act
         lobby.wait_for_function(
-            "(mine) => document.querySelector('#lobby-lists').textContent.includes('No game is waiting for you.') !== mine",
+            "(mine) => document.querySelector('#lobby-lists').textContent"
+            " .includes('No game is waiting for you.') !== mine",
             arg=bobs_move,
             timeout=POLL_WAIT_MS,
         )
