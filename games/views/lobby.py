@@ -91,7 +91,10 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     if form_class is None:
         raise Http404("No such game")
     bots = [b for b in form_class.offered_bots if b in _engine_bots(kind)]
-    form = form_class(request.POST or None, bots=bots)
+    # A profile's "Challenge" links here with ?invite=<username>: today's invitation, pre-filled.
+    invite = request.GET.get("invite", "")[:150]
+    initial = {"visibility": "invite", "invited": invite} if invite else None
+    form = form_class(request.POST or None, bots=bots, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             game = services.game_create(creator=request.user, **form.game_create_kwargs())
