@@ -92,9 +92,7 @@ def _check_shape(adapter: TypeAdapter[Any], data: Any) -> None:
     try:
         adapter.validate_python(data)
     except PydanticValidationError as exc:
-        errors = [
-            {"loc": ["body", "move", *(str(p) for p in e["loc"])], "msg": e["msg"]} for e in exc.errors()[:20]
-        ]
+        errors = [{"loc": ["body", "move", *(str(p) for p in e["loc"])], "msg": e["msg"]} for e in exc.errors()[:20]]
         raise Problem(
             HTTPStatus.BAD_REQUEST,
             "invalid_request",
@@ -234,7 +232,9 @@ def game_state(request: Any, game_id: int = GameId) -> Any:
     return state_out(visible_game(game_id, user), user)
 
 
-@router.post("/games/{game_id}/moves", response=_errors((200, GameStateData), 409, 422, *GAME), auth=PLAY, tags=["play"])
+@router.post(
+    "/games/{game_id}/moves", response=_errors((200, GameStateData), 409, 422, *GAME), auth=PLAY, tags=["play"]
+)
 def make_move(request: Any, body: MoveIn, game_id: int = GameId) -> Any:
     """Make a move for the position ``expected_seq``.
 
@@ -263,7 +263,9 @@ def make_move(request: Any, body: MoveIn, game_id: int = GameId) -> Any:
     return state_out(game, user, snap=snap)
 
 
-@router.post("/games/{game_id}/choices", response=_errors((200, ChoicesData), 409, 422, *GAME), auth=READ, tags=["play"])
+@router.post(
+    "/games/{game_id}/choices", response=_errors((200, ChoicesData), 409, 422, *GAME), auth=READ, tags=["play"]
+)
 def choices(request: Any, body: ChoicesIn, game_id: int = GameId) -> Any:
     """What may come next in a Domaine move you are building: the key to fill (``part``) and its legal values.
 

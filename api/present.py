@@ -202,5 +202,8 @@ def move_choices(game: Game, user: User, draft: dict[str, Any]) -> dict[str, Any
     except (KeyError, TypeError, ValueError, IndexError):
         # An engine should answer odd input with IllegalMove; if one does not, the draft is still refused.
         raise Problem(
-            HTTPStatus.UNPROCESSABLE_ENTITY, "illegal_move", _("That move cannot be read."), extra={"reason": "malformed"}
+            HTTPStatus.UNPROCESSABLE_ENTITY,
+            "illegal_move",
+            _("That move cannot be read."),
+            extra={"reason": "malformed"},
         ) from None
