@@ -8,9 +8,12 @@ generator gives usable types.
 
 How they are used:
 
-* Moves: ``POST /games/{id}/moves`` reads ``move`` as a plain object and
-  checks it against :data:`MOVE` (a move of either game's notation; else
-  400 ``invalid_request``) before the engine judges it (the rules: 422).
+* Moves: the schema's ``Move`` is :data:`MOVE`, a move of either game's
+  notation; the engine judges a move sent (its ``canonical_move`` its
+  shape, its rules whether it is legal now: 422 either way), and the
+  tests check every move the engines list and the bots make against it.
+  A Domaine move being built (``POST /games/{id}/choices``) is checked
+  against :class:`DomaineDraft` (400).
 * Answers: the views are the engines' own data, sent as they are (no copy
   through these models, so an answer is never refused for its shape); the
   tests check every view, decision and legal move of many played games
