@@ -158,6 +158,9 @@ def build_play(api: Herald, game_id: int, option: dict[str, Any], rng: random.Ra
         else:
             move[step["part"]] = value
         step = api.post(f"/games/{game_id}/choices", {"move": move})
+    if step["part"] in ("knight", "with") and not step.get("choices"):
+        # A desertion or an alliance names both its squares or neither: with no second one, play it bare.
+        return {"act": "play", "card": option["card"], "option": option["option"]}
     return move
 
 
