@@ -51,7 +51,7 @@ def test_a_move_shows_on_the_other_players_page_within_a_second_and_their_lobby_
     lobby.goto(f"{site.url}/")
     for page in (a, b, lobby):
         connected(page)
-    assert "No game is waiting for you." in lobby.locator("#lobby-live").inner_text()
+    assert "No game is waiting for you." in lobby.locator("#lobby-lists").inner_text()
     assert "Your move." not in b.locator("#game-status").inner_text()
 
     polls: list[str] = []
@@ -63,8 +63,8 @@ def test_a_move_shows_on_the_other_players_page_within_a_second_and_their_lobby_
     assert time.monotonic() - answered < 1.0
     assert polls == [], "the page was told, it did not ask"
     # The lobby is told to look again (a second at most, spread over the lobbies that heard it).
-    expect(lobby.locator("#lobby-live")).not_to_contain_text("No game is waiting for you.", timeout=5_000)
-    assert lobby.locator(f"#lobby-live a[href='/games/{game.pk}/']").count() >= 1
+    expect(lobby.locator("#lobby-lists")).not_to_contain_text("No game is waiting for you.", timeout=5_000)
+    assert lobby.locator(f"#lobby-lists a[href='/games/{game.pk}/']").count() >= 1
 
     # B answers from the pushed page: its forms carry B's own CSRF token (the push carried none).
     b.get_by_role("button", name="add 1", exact=True).click()

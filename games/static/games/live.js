@@ -1,5 +1,5 @@
 // Server push (docs/architecture.md, "Live pages"): a page with a [data-live] element opens that Server-Sent
-// Events stream. While it is open the page's htmx poll (#game-live, #lobby-live, #standings) makes no request:
+// Events stream. While it is open the page's htmx poll (#game-live, #lobby-lists, #standings) makes no request:
 // the server sends the game's live region as this viewer sees it ("live"), or says "look again" ("chat",
 // "lobby", "tournament"). When the stream cannot be opened, drops, or the server lost its push ("down"), the
 // poll goes on as before and the page connects again by itself (1 s, then doubling to 30 s). Without
@@ -8,7 +8,7 @@
   "use strict";
   // What a pushed fragment's forms carry instead of a CSRF token (games/views/live.py): the page's own goes there.
   var PLACEHOLDER = "herald-live-csrf";
-  var POLLED = { "game-live": true, "lobby-live": true, "standings": true };
+  var POLLED = { "game-live": true, "lobby-lists": true, "standings": true };
   var source = null;
   var node = null;
   var connected = false;
@@ -105,7 +105,7 @@
       fetchRegion(document.getElementById("game-live"));
     });
     es.addEventListener("lobby", function () {
-      refreshSoon("lobby-live");
+      refreshSoon("lobby-lists");
     });
     es.addEventListener("tournament", function () {
       refreshSoon("standings");
