@@ -1,4 +1,4 @@
-"""Domaine reads as 领域 / 領域 in the Chinese pages (as Dominion reads as 皇舆争霸), each script in its own characters."""
+"""Domaine is 领域 / 領域 in the Chinese pages, as Dominion is 皇舆争霸; each script in its own characters."""
 
 from __future__ import annotations
 
