@@ -29,6 +29,7 @@ from games.views.access import (
     get_game_for_user,
     login_required_for_game_post,
 )
+from matchmaking.periodic import tick_on_request as matchmaking_tick_on_request
 
 #: What the lobby's poll answers with when its lists changed: the lists, and the messages out of band.
 LIVE_PARTS = ("games/lobby.html#lists", "_messages.html")
@@ -44,6 +45,8 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
     "Your move" fills without a reload (``lobby_cursor``).
     """
     sweep_on_request()
+    # Without a broker there is no beat: seeks expire and the matcher runs from here (at most every 30 s).
+    matchmaking_tick_on_request()
     user = request.user if request.user.is_authenticated else None
     invitations = list(selectors.my_invitations(user)) if user else []
     invited = {g.pk for g in invitations}
@@ -91,7 +94,10 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     if form_class is None:
         raise Http404("No such game")
     bots = [b for b in form_class.offered_bots if b in _engine_bots(kind)]
-    form = form_class(request.POST or None, bots=bots)
+    # A profile's "Challenge" links here with ?invite=<username>: today's invitation, pre-filled.
+    invite = request.GET.get("invite", "")[:150]
+    initial = {"visibility": "invite", "invited": invite} if invite else None
+    form = form_class(request.POST or None, bots=bots, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             game = services.game_create(creator=request.user, **form.game_create_kwargs())
