@@ -14,6 +14,7 @@ from ninja import NinjaAPI
 
 from api import problems
 from api.endpoints import router
+from api.seeks import router as seeks_router
 
 
 class HeraldAPI(NinjaAPI):
@@ -56,3 +57,4 @@ api = HeraldAPI(
 )
 problems.install(api)
 api.add_router("/", router)
+api.add_router("/", seeks_router)

@@ -34,7 +34,7 @@ from django.utils.translation import ngettext
 
 from accounts.models import Block
 from accounts.selectors import blockers_among, can_receive_email
-from correspondence.emails import absolute, content_for, game_title_of, message_for, message_id
+from correspondence.emails import absolute, content_for, game_title_of, message_for, message_id, still_relevant
 from correspondence.models import Notification, NotificationSettings, PushSubscription
 from correspondence.preferences import settings_for
 from correspondence.push import push_send
@@ -63,7 +63,7 @@ CHAT_EMAIL_GAP = timedelta(hours=1)
 CLAIM_TIMEOUT = timedelta(minutes=5)
 
 
-def _notify(users: Iterable[Any], game: Game, kind: str, seq: int, data: dict[str, Any] | None = None) -> int:
+def _notify(users: Iterable[Any], game: Game | None, kind: str, seq: int, data: dict[str, Any] | None = None) -> int:
     """Write one pending row per user for this event; an existing row (same key) is kept.
 
     Besides the email row, a ``push`` row for each user with a browser
@@ -80,7 +80,8 @@ def _notify(users: Iterable[Any], game: Game, kind: str, seq: int, data: dict[st
         Notification(user_id=uid, game=game, kind=kind, seq=seq, data=data or {}, channel=Channel.PUSH)
         for uid in ids & pushed
     ]
-    # The unique key (user, game, kind, seq) makes a repeated event a no-op.
+    # The unique key (user, game, kind, seq, channel; without a game: user, kind, seq, channel)
+    # makes a repeated event a no-op.
     Notification.objects.bulk_create(rows, ignore_conflicts=True)
     return len(rows)
 
@@ -175,12 +176,13 @@ def notify_chat(*, message: ChatMessage) -> None:
     _notify(users, message.game, Kind.CHAT, message.pk, {"from": message.user_id, "text": message.text})
 
 
-def notify_other(*, kind: str, users: Iterable[Any], game: Game, seq: int, data: dict[str, Any]) -> int:
+def notify_other(*, kind: str, users: Iterable[Any], game: Game | None, seq: int, data: dict[str, Any]) -> int:
     """Owe an email of a kind an app above games words (``emails.register_content``), e.g. a tournament's.
 
     The row is keyed like every other (user, game, kind, seq), so the same
     news is owed once: ``game`` is the game the news is about (a round's
-    game) and ``seq`` tells the pieces of news apart (a round's number).
+    game), or None for news about no game (an expired seek), and ``seq``
+    tells the pieces of news apart (a round's number, a seek's id).
     Sent, skipped and unsubscribed like the rest. Returns rows written.
     """
     return _notify(users, game, kind, seq, data)
@@ -319,6 +321,8 @@ def _skip_reason(n: Notification) -> str:
         return "the request to take moves back is no longer open"
     if n.kind == Kind.TIME_LOW and not _still_your_move(n):
         return "no longer the user's move"
+    if not still_relevant(n):
+        return "no longer relevant"
     return ""
 
 

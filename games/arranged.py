@@ -37,6 +37,7 @@ def game_create_arranged(
     clock: str = Game.Clock.MOVE,
     increment: timedelta = timedelta(0),
     announced_by: str = "",
+    shuffle: bool = False,
 ) -> Game:
     """Create and start a game with exactly ``players``, seated in the order given (seat 0 moves first).
 
@@ -59,6 +60,8 @@ def game_create_arranged(
         increment: a Fischer clock's increment.
         announced_by: the kind of notice in which the arranger announces the
             start (``events.GameStarted.announced_by``); "" for none.
+        shuffle: draw the seat order at the start, as a lobby game does
+            (the matcher's tables), instead of keeping the order given.
 
     Returns:
         The Game, active.
@@ -86,7 +89,7 @@ def game_create_arranged(
             increment=increment,
         )
         Seat.objects.bulk_create(Seat(game=game, position=i, user=u) for i, u in enumerate(users))
-        game_start_locked(game, engine, started_by=None, shuffle=False, announced_by=announced_by)
+        game_start_locked(game, engine, started_by=None, shuffle=shuffle, announced_by=announced_by)
     return game
 
 
