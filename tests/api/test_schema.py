@@ -161,7 +161,7 @@ def test_schema_violating_requests_are_refused(caller: dict[str, Any]) -> None:
             try:
                 case.validate_response(response, checks=[negative_data_rejection])
             except Exception as exc:  # collect them all: one report for every case accepted
-                failures.append(f"{operation.label}: {exc} (body {case.body!r})")
+                failures.append(f"{case.operation.label}: {exc} (body {case.body!r})")
 
         create_test(
             operation=operation,
