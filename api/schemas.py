@@ -111,22 +111,6 @@ class UndoRequestOut(Schema):
     agreed: list[int] = Field(description="The seats that allowed it so far.")
 
 
-class GameStateOut(Schema):
-    """A game as the caller may see it: the engine's view for the caller's seat (or a spectator's)."""
-
-    game: GameOut
-    view: dict[str, Any] | None = Field(
-        description="The engine's view for this viewer: another player's hand is never in it. Null before the start."
-    )
-    decision: dict[str, Any] | None = Field(description="The decision the caller owes now, or null.")
-    legal: list[dict[str, Any]] = Field(
-        description="The caller's legal moves now (Domaine plays by their first part), [] unless it is their move."
-    )
-    undo_request: UndoRequestOut | None = Field(
-        None, description="A player's open request to take back moves, which ends with the next move; or null."
-    )
-
-
 class StrictIn(Schema):
     """A request body, read strictly: each field of its own JSON type, and no field the schema does not name.
 
@@ -176,7 +160,9 @@ class CreateGameIn(StrictIn):
 class MoveIn(StrictIn):
     """A move in the notation of the game's rules (``act`` and its parts), for the position ``expected_seq``."""
 
-    move: dict[str, Any] = Field(description='The move, e.g. {"act": "buy", "card": "Silver"}.')
+    move: Annotated[dict[str, Any], WithJsonSchema({"x-herald-shape": "Move"})] = Field(
+        description='The move, in the notation of its game (the guide), e.g. {"act": "buy", "card": "Silver"}.'
+    )
     expected_seq: int = Field(ge=0, le=2**31 - 1, description="The game's last_seq the move was chosen for.")
 
 
@@ -273,3 +259,11 @@ class LadderOut(Schema):
     page: int
     pages: int
     rows: list[LadderRowOut]
+
+
+class ChoicesIn(StrictIn):
+    """A move being built (Domaine): what may come next in it."""
+
+    move: Annotated[dict[str, Any], WithJsonSchema({"x-herald-shape": "DomaineDraft"})] = Field(
+        description='The move so far, e.g. {"act": "play", "card": "A1", "option": 0, "borders": ["C7-C8"]}.'
+    )

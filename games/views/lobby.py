@@ -29,6 +29,7 @@ from games.views.access import (
     get_game_for_user,
     login_required_for_game_post,
 )
+from matchmaking.periodic import tick_on_request as matchmaking_tick_on_request
 
 #: What the lobby's poll answers with when its lists changed: the lists, and the messages out of band.
 LIVE_PARTS = ("games/lobby.html#lists", "_messages.html")
@@ -44,6 +45,8 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
     "Your move" fills without a reload (``lobby_cursor``).
     """
     sweep_on_request()
+    # Without a broker there is no beat: seeks expire and the matcher runs from here (at most every 30 s).
+    matchmaking_tick_on_request()
     user = request.user if request.user.is_authenticated else None
     invitations = list(selectors.my_invitations(user)) if user else []
     invited = {g.pk for g in invitations}

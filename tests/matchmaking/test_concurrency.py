@@ -57,3 +57,35 @@ def test_concurrent_matchers_seat_each_seek_once():
     per_user = Counter(Seat.objects.values_list("user_id", flat=True))
     assert max(per_user.values()) <= 2
     assert Seek.objects.filter(status=Seek.Status.OPEN).count() + matched.count() == 24
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_matchers_never_seat_a_player_at_two_tables():
+    if connection.vendor != "postgresql":
+        skip_missing_service("PostgreSQL (set DATABASE_URL) for the matcher's concurrency test")
+    users = [UserFactory() for _ in range(12)]
+    for u in users:
+        services.seek_create(user=u, kind="dominion", match_now=False)
+    n = 4
+    barrier = threading.Barrier(n)
+    errors: list[str] = []
+
+    def run() -> None:
+        try:
+            barrier.wait()
+            services.matcher_run()
+        except Exception as exc:  # report, don't hide
+            errors.append(repr(exc))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run) for _ in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert errors == []
+    seated = Counter(Seat.objects.values_list("user_id", flat=True))
+    assert sorted(seated) == sorted(u.pk for u in users)
+    assert set(seated.values()) == {1}
+    assert Game.objects.count() == 6

@@ -6,6 +6,7 @@ import pytest
 
 from correspondence import outbox
 from correspondence.models import Notification, PushSubscription
+from correspondence.preferences import settings_for, unsubscribe, unsubscribe_token
 from correspondence.push import payload_for
 from matchmaking import rematch, services
 from tests.factories import UserFactory
@@ -49,3 +50,12 @@ def test_a_push_row_is_owed_beside_the_email_for_subscribed_players(db):
     channels = sorted(Notification.objects.filter(kind=Notification.Kind.REMATCH).values_list("channel", flat=True))
     assert channels == ["email", "push"]
     assert not Notification.objects.filter(kind=Notification.Kind.REMATCH, user=ann).exists()
+
+
+def test_the_unsubscribe_link_turns_each_notice_off(db):
+    ann = UserFactory()
+    for kind in (Notification.Kind.SEEK_EXPIRED, Notification.Kind.REMATCH):
+        unsubscribe(token=unsubscribe_token(ann, kind))
+        ann.refresh_from_db()
+        assert not settings_for(ann).wants(kind)
+    assert settings_for(ann).wants(Notification.Kind.GAME_OVER)

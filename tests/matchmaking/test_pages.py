@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from http import HTTPStatus
 
+import time_machine
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import Block
 from matchmaking import follows
@@ -137,3 +140,12 @@ def test_kingdom_bans_page(client, alice):
     client.post(reverse("matchmaking:bans"), {"cards": ["Witch", "Moat"]})
     assert KingdomBans.objects.get(user=alice).cards == ["Moat", "Witch"]
     assert client.post(reverse("matchmaking:bans"), {"cards": ["Nope"]}).status_code == 400
+
+
+def test_without_a_broker_the_lobby_expires_seeks(client, alice, bob, settings):
+    settings.HERALD_SWEEP_ON_REQUEST = True
+    old = Seek.objects.create(user=alice, kind="dominion", expires=timezone.now() + timedelta(hours=1))
+    with time_machine.travel(timezone.now() + timedelta(hours=2), tick=False):
+        client.get(reverse("games:lobby"))
+    old.refresh_from_db()
+    assert old.status == Seek.Status.EXPIRED
