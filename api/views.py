@@ -23,14 +23,7 @@ from api import tokens
 from api.models import SCOPES
 
 if TYPE_CHECKING:
-    from django.http import HttpRequest
-
-    from accounts.models import User
-
-    class AuthenticatedHttpRequest(HttpRequest):
-        """A request from a signed-in user."""
-
-        user: User
+    from accounts.http import AuthenticatedHttpRequest
 
 
 def _settings() -> HttpResponse:

@@ -106,7 +106,7 @@ def _content_lines(n: Notification) -> dict[str, Any]:
         )
     elif n.kind == Kind.TIMED_OUT:
         late = next((s for s in seats if s.position == n.data.get("position")), None)
-        name = late.user.shown_name if late and late.user_id else "?"
+        name = late.user.shown_name if late and late.user else "?"
         if n.data.get("resigned"):
             subject = _("%(name)s resigned in %(game)s") % {"name": name, "game": title}
             lines.append(_("%(name)s resigned in %(game)s.") % {"name": name, "game": title})
@@ -140,7 +140,7 @@ def _content_lines(n: Notification) -> dict[str, Any]:
         lines.append(_("Open the game to take your seat; it starts when every seat is taken."))
     else:  # chat
         author = next((s for s in seats if s.user_id == n.data.get("from")), None)
-        name = author.user.shown_name if author and author.user_id else "?"
+        name = author.user.shown_name if author and author.user else "?"
         subject = _("%(name)s wrote in %(game)s") % {"name": name, "game": title}
         lines.append(_("%(name)s wrote:") % {"name": name})
         # Chat saved before line breaks were refused must not start a line of its own here.
