@@ -67,7 +67,9 @@ def rate_limit(request: HttpRequest, token: ApiToken) -> None:
     elif usage is None or not usage["should_limit"]:
         return
     else:
-        wait = max(1, int(usage["time_left"]))
+        # django-ratelimit's window still counts its last second (``time_left`` 0 is still limited), so a
+        # client that sleeps exactly ``time_left`` would be refused once more: tell it one second more.
+        wait = max(1, int(usage["time_left"]) + 1)
     raise Problem(
         HTTPStatus.TOO_MANY_REQUESTS,
         "rate_limited",

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from api.problems import Problem
 from games import selectors
 from games.models import Game, Seat
+from games.replay import engine_for
 from games.undo import open_request
 from games.viewing import seat_view
 
@@ -83,6 +84,19 @@ def game_out(game: Game, user: User) -> dict[str, Any]:
     }
 
 
+def owed_decision(engine: Any, state: Any, seat: int) -> dict[str, Any] | None:
+    """The decision ``seat`` owes in ``state`` (``engine.pending``), as JSON data, or None.
+
+    An answer asked of the seat (a discard, a gain, a yes/no) comes before
+    its turn ("turn": any turn move), as the engines' ``legal_moves`` take
+    them. Only the seat's own decision is returned, so it may carry the
+    seat's own hand (Domaine's "play" lists it as options).
+    """
+    mine = [d for d in engine.pending(state) if d.player == seat]
+    mine.sort(key=lambda d: d.kind == "turn")
+    return mine[0].to_dict() if mine else None
+
+
 def state_out(game: Game, user: User, *, snap: Snapshot | None = None) -> dict[str, Any]:
     """A game as ``GameStateOut`` for ``user``: the engine's view for their seat, as the game page draws it."""
     seat = selectors.seat_for(game, user)
@@ -90,11 +104,8 @@ def state_out(game: Game, user: User, *, snap: Snapshot | None = None) -> dict[s
     summary = game_out(game, user)
     view = shown.view
     decision = None
-    if view is not None and summary["my_move"]:
-        if "decision" in view:
-            decision = view["decision"]
-        else:  # Domaine lists the open decisions, each already filtered for this viewer
-            decision = next((d for d in view.get("pending", []) if d.get("player") == summary["my_seat"]), None)
+    if view is not None and summary["my_move"] and shown.snapshot is not None:
+        decision = owed_decision(engine_for(game), shown.snapshot.state, summary["my_seat"])
     asked = open_request(game) if game.is_active else None
     return {
         "game": summary,

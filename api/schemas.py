@@ -6,8 +6,9 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from ninja import Field, Schema
-from pydantic import AfterValidator
+from pydantic import AfterValidator, WithJsonSchema
 
+from games.engine.registry import ENGINE_MODULES, bots_of
 from games.plainjson import check_plain
 
 
@@ -51,7 +52,10 @@ class AccountOut(Schema):
 class SeatOut(Schema):
     """A seat at a game."""
 
-    seat: int = Field(description="The engine's seat index (join order until the game starts).")
+    seat: int = Field(
+        description="The engine's seat index. Until the start it is the join order; the start deals the seats "
+        "in a random order (so the creator may play second): read my_seat once the game is active."
+    )
     name: str
     username: str | None = Field(description="The player's username; null for a bot seat or a deleted account.")
     bot: str | None = Field(description="The site's bot playing the seat (from the start, or since a forfeit).")
@@ -62,12 +66,24 @@ class SeatOut(Schema):
     deadline: datetime | None = Field(description="When this seat's open decision times out (UTC).")
 
 
+#: A game's status: open (waiting for players), active, finished, aborted (cancelled) or frozen (stopped for
+#: a moderator: its log no longer replays).
+GameStatus = Literal["open", "active", "finished", "aborted", "frozen"]
+
+#: The games the site offers. Described as an enumeration in the schema; read as a string so that a game
+#: kind without a line here (the tests' own fake game) is still sent rather than refused.
+GameKind = Annotated[str, WithJsonSchema({"type": "string", "enum": ["dominion", "domaine"]})]
+
+#: What an event of the stream says happened (docs/api.md, "The event stream").
+StreamKind = Literal["started", "move", "your_move", "forfeit", "game_over", "cancelled", "chat", "undo_asked"]
+
+
 class GameOut(Schema):
     """A game as a list shows it."""
 
     id: int
-    kind: str
-    status: str = Field(description="open, active, finished, aborted or frozen.")
+    kind: GameKind
+    status: GameStatus = Field(description="open, active, finished, aborted (cancelled) or frozen (stopped).")
     rated: bool
     private: bool
     max_players: int
@@ -77,7 +93,9 @@ class GameOut(Schema):
     my_seat: int | None = Field(description="The caller's seat, or null.")
     my_move: bool = Field(description="Whether the caller owes a decision now.")
     time_per_move: int = Field(description="Seconds per decision (a Fischer clock's starting bank).")
-    clock: str
+    clock: Literal["move", "fischer"] = Field(
+        description="move: a fixed time per decision; fischer: a bank of time_per_move, plus an increment per move."
+    )
     created: datetime
     started: datetime | None
     finished: datetime | None
@@ -114,18 +132,25 @@ TimeControl = Literal[3600, 14400, 43200, 86400, 172800, 259200, 432000, 604800,
 
 
 class CreateGameIn(Schema):
-    """A new game; the caller takes the first seat."""
+    """A new game; the caller takes a seat (which one is dealt at the start: see ``my_seat``)."""
 
     kind: Literal["dominion", "domaine"]
     players: int = Field(2, ge=2, le=4)
-    time_per_move: TimeControl = Field(86400, description="Seconds per decision: one of the site's time controls.")
+    time_per_move: TimeControl = Field(
+        86400,
+        description="Seconds per decision: one of the site's time controls (any other value is 400 invalid_request).",
+    )
     rated: bool = False
     private: bool = False
     invited: list[PlainStr] = Field(
         default_factory=list, max_length=10, description="Usernames invited (private games)."
     )
     bots: list[PlainStr] = Field(
-        default_factory=list, max_length=3, description="The site's bots for the other seats (smart, big_money)."
+        default_factory=list,
+        max_length=3,
+        description="The site's bots for the other seats, by name. "
+        + "; ".join(f"{kind}: {', '.join(sorted(bots_of(kind)))}" for kind in ENGINE_MODULES)
+        + ". A game with bots is never rated.",
     )
     kingdom: PlainStr | list[PlainStr] = Field(
         "random", description="Dominion: random, a recommended set's name, or 10 card names. Ignored for Domaine."
@@ -176,7 +201,7 @@ class StreamEventOut(Schema):
     """Something happened in one of the caller's games; read the game for what."""
 
     id: int = Field(description="The cursor: send the last one seen as ?after=.")
-    kind: str = Field(description="started, move, your_move, forfeit, game_over, cancelled, chat or undo_asked.")
+    kind: StreamKind = Field(description="What happened (docs/api.md, “The event stream”).")
     game: int
     seq: int
     data: dict[str, Any]
@@ -196,7 +221,7 @@ class EventsOut(Schema):
 class StandingOut(Schema):
     """A player's standing on one ladder."""
 
-    kind: str
+    kind: GameKind
     rating: int | None
     provisional: bool
     games: int
@@ -228,7 +253,7 @@ class LadderRowOut(Schema):
 class LadderOut(Schema):
     """A page of a leaderboard."""
 
-    kind: str
+    kind: GameKind
     page: int
     pages: int
     rows: list[LadderRowOut]

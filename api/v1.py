@@ -47,7 +47,8 @@ api = HeraldAPI(
     description=(
         "Play Dominion and Domaine by correspondence from your own client or bot. "
         "Authenticate with a personal access token (Settings → API tokens): `Authorization: Bearer <token>`. "
-        "Errors are RFC 9457 problem details. See docs/api.md."
+        "Errors are RFC 9457 problem details. The guide (/api/v1/guide/) explains the API, "
+        "and each game's moves, views and decisions."
     ),
     urls_namespace="api",
     docs_url="/docs",

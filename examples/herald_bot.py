@@ -96,7 +96,7 @@ def choose_dominion(state: dict[str, Any], rng: random.Random) -> dict[str, Any]
     """Pick a Dominion move from ``state["legal"]``."""
     view, legal, decision = state["view"], state["legal"], state["decision"]
     costs = _costs(view)
-    if decision is not None:
+    if decision is not None and decision["kind"] != "turn":  # an answer is asked (a discard, a gain, ...)
         if decision["answer"] == "yes_no":
             return {"act": "yes"} if {"act": "yes"} in legal else legal[0]
         if decision["answer"] == "gain":

@@ -336,3 +336,26 @@ class UndoRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} undo to #{self.to} by seat {self.seat}"
+
+
+class GameNote(models.Model):
+    """A player's private notes on one game: only their author ever sees them (``games.notes``).
+
+    Never part of the game's record, replay, log, API or admin: a note is not
+    a move and tells nothing about the game to anyone else. Kept after the
+    game ends; removed with the author's account.
+    """
+
+    MAX_LENGTH = 5000
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.TextField(max_length=MAX_LENGTH, blank=True)
+    updated = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="gamenote_unique")]
+
+    def __str__(self) -> str:
+        # No text here: a row printed in a log or a shell says whose, never what.
+        return f"note of user {self.user_id} on game {self.game_id}"

@@ -371,6 +371,28 @@ class Engine(Protocol):
     def normalize_options(self, options: dict[str, Any], players: int, seed: int) -> dict[str, Any]: ...
 
 
+def move_basis(engine: Any, state: Any, player: int, move: Any) -> Any:
+    """What ``player``'s ``move`` depends on in ``state``: JSON data, equal when nothing the move rests on changed.
+
+    The site applies a move made on a page older than the game's last move
+    when this is the same for the page's position and now
+    (``games.crossing``). An engine may say precisely what its moves rest
+    on with its own ``move_basis(state, player, move)`` (Dominion does:
+    the seat's own cards and turn, not the Curse a victim just gained);
+    otherwise it is the seat's open decisions and everything the seat sees
+    (``view``), so any visible change refuses the crossing move. Pure: the
+    state is not changed. ``move`` may be anything a client sent (not yet
+    checked).
+    """
+    own = getattr(engine, "move_basis", None)
+    if own is not None:
+        return own(state, player, move)
+    return {
+        "decisions": [d.to_dict() for d in engine.pending(state) if d.player == player],
+        "view": engine.view(state, player),
+    }
+
+
 def automatic_move(
     engine: Any, state: Any, standing: dict[int, Any], *, forced: bool = True
 ) -> tuple[int, Move, bool] | None:

@@ -709,6 +709,8 @@ class DomaineEngine(VersionedEngine):
     move_keys = frozenset(
         {"act", "at", "knight", "card", "option", "from", "borders", "knights", "domain", "squares", "remove", "with"}
     )
+    #: The acts that may answer a question outside a turn (``games.engine.undo``): none, Domaine asks none.
+    answer_acts: frozenset[str] = frozenset()
 
     def __init__(self, version: int = VERSION) -> None:
         if version not in rules.RULESETS or isinstance(version, bool):
