@@ -29,8 +29,9 @@ class Notification(models.Model):
             a timeout).
         status: ``pending`` until sent, ``sending`` while a sender has
             claimed it (``claimed_at``), ``digest`` while waiting for the
-            daily digest, ``sent``, ``skipped`` (no longer relevant, or
-            turned off by the user) or ``failed`` (given up on).
+            daily digest, ``deferred`` while a "your move" waits because its
+            player has the game open (``games.presence``; tried again later),
+            ``sent``, ``skipped`` (no longer relevant, or turned off by the user) or ``failed`` (given up on).
         created, sent_at: UTC timestamps; ``sent_at`` is set only after the
             mail backend accepted the message.
         claimed_at: UTC, when a sender claimed the row (status ``sending``);
@@ -67,6 +68,7 @@ class Notification(models.Model):
         PENDING = "pending", _("Pending")
         SENDING = "sending", _("Being sent")
         DIGEST = "digest", _("Waiting for the daily digest")
+        DEFERRED = "deferred", _("Waiting: the player has the game open")
         SENT = "sent", _("Sent")
         SKIPPED = "skipped", _("Skipped")
         FAILED = "failed", _("Failed")
@@ -95,7 +97,7 @@ class Notification(models.Model):
             models.Index(
                 fields=["status", "created"],
                 name="notification_unsent_idx",
-                condition=models.Q(status__in=["pending", "digest", "sending"]),
+                condition=models.Q(status__in=["pending", "digest", "sending", "deferred"]),
             ),
         ]
 

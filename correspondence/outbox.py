@@ -40,6 +40,7 @@ from correspondence.preferences import settings_for
 from correspondence.push import push_send
 from games.locking import retry_on_deadlock
 from games.models import ChatMessage, Game, Seat, UndoRequest
+from games.presence import is_present
 
 log = logging.getLogger(__name__)
 
@@ -215,7 +216,10 @@ def notification_send(*, notification_id: int) -> bool:
     with the row's stable Message-ID (``emails.message_id``), hand it to the
     mail backend (``EMAIL_TIMEOUT`` seconds per socket operation), and only
     then mark it sent. Each mark names the claim, so a sender whose claim
-    was taken over marks nothing.
+    was taken over marks nothing. A "your move" whose player has the game
+    open now (``games.presence.is_present``) is marked ``deferred`` instead:
+    the task tries it again a presence TTL later and the sweep every minute,
+    so it goes out once they leave without moving.
 
     A failure counts an attempt, gives the row back (``pending``) and
     re-raises (the task retries with backoff). A sender killed between the
@@ -230,7 +234,9 @@ def notification_send(*, notification_id: int) -> bool:
         Whatever the mail backend raises (``smtplib.SMTPException``, ``OSError``).
     """
     claim = timezone.now()
-    claimable = Q(status=Status.PENDING) | Q(status=Status.SENDING, claimed_at__lt=claim - CLAIM_TIMEOUT)
+    claimable = Q(status__in=[Status.PENDING, Status.DEFERRED]) | Q(
+        status=Status.SENDING, claimed_at__lt=claim - CLAIM_TIMEOUT
+    )
     claimed = retry_on_deadlock(
         lambda: Notification.objects.filter(claimable, pk=notification_id).update(
             status=Status.SENDING, claimed_at=claim
@@ -244,6 +250,9 @@ def notification_send(*, notification_id: int) -> bool:
         why_not = _skip_reason(n)
         if why_not == "digest":
             mine.update(status=Status.DIGEST, claimed_at=None)
+            return False
+        if why_not == "present":
+            mine.update(status=Status.DEFERRED, claimed_at=None)
             return False
         if why_not:
             mine.update(status=Status.SKIPPED, last_error=why_not, claimed_at=None)
@@ -289,8 +298,12 @@ def _skip_reason(n: Notification) -> str:
     if push and not prefs.push:
         return "browser notifications turned off by the user"
     if n.kind == Kind.YOUR_MOVE:
-        if not _still_your_move(n):
+        if not _still_your_move(n, seen_skips=False):
             return "no longer the user's move"
+        if is_present(n.game_id, n.user_id):
+            # They have the game open and see the move there: the email waits, and goes
+            # out once they leave without moving (the row is deferred and tried again).
+            return "present"
         if n.seq == 0 and prefs.game_started:
             return "covered by the game-started email"
         if prefs.your_move == NotificationSettings.YourMove.DIGEST and not push:
@@ -319,13 +332,20 @@ def _undo_still_open(n: Notification) -> bool:
     ).exists()
 
 
-def _still_your_move(n: Notification) -> bool:
-    """True while the user still owes the decision ``n`` is about and has not opened the game since."""
+def _still_your_move(n: Notification, *, seen_skips: bool = True) -> bool:
+    """True while the user still owes the decision ``n`` is about and (``seen_skips``) has not opened the game since.
+
+    A "your move" passes ``seen_skips=False``: a player who opened the game
+    and left without moving is told (while they have it open, the row waits:
+    ``games.presence``).
+    """
     if n.game.status != Game.Status.ACTIVE:
         return False
     seat = Seat.objects.filter(game_id=n.game_id, user_id=n.user_id).first()
     if seat is None or seat.bot_played or not seat.owes_move or seat.clock_seq != n.seq:
         return False
+    if not seen_skips:
+        return True
     return not (seat.last_seen and seat.clock_started and seat.last_seen >= seat.clock_started)
 
 

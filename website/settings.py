@@ -168,6 +168,9 @@ DATABASE_ROUTERS = ["website.db.ReplicaRouter"]
 #: seen) gets no email for a move they are watching. Below the outbox sweep's
 #: one-minute grace. 0 under tests, which count emails as they happen.
 HERALD_YOUR_MOVE_EMAIL_DELAY = envint("HERALD_YOUR_MOVE_EMAIL_DELAY", 0 if TESTING else 30)
+#: Seconds a player counts as having a game open after its page (or a push connection) last said so
+#: (games.presence): the page polls every 5 s. A "your move" email waits while its player is present.
+HERALD_PRESENCE_TTL = envint("HERALD_PRESENCE_TTL", 20)
 # Seconds a move that needs no thought (End turn after the last Buy) waits after a person's move, so a
 # misclicked Buy can be taken back (games.grace); 0 makes it at once (the tests' default).
 HERALD_FORCED_MOVE_GRACE = envint("HERALD_FORCED_MOVE_GRACE", 0 if TESTING else 30)
