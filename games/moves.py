@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from games import events, policy, replay
 from games.crossing import crossing_applies
-from games.engine.core import Event, IllegalMove, automatic_move
+from games.engine.core import Event, IllegalMove, automatic_move, canonical_move
 from games.errors import AccountRestricted, GameNotActive, NotYourMove, StaleMove
 from games.fanout import on_commit_cache_and_fan_out
 from games.locking import lock_game
@@ -161,6 +161,7 @@ def automatic_moves(
         if auto is None:
             break
         seat, move, is_standing = auto
+        move = canonical_move(engine, move)  # the engine's own moves are canonical already: a no-op
         if game is not None and grace_for == seat and not is_standing and settings.HERALD_FORCED_MOVE_GRACE > 0:
             game.forced_due = timezone.now() + timedelta(seconds=settings.HERALD_FORCED_MOVE_GRACE)
             held = True
@@ -191,16 +192,15 @@ def apply_move(
 
     Raises:
         NotYourMove: the engine waits on no decision of ``position``.
-        IllegalMove: the engine refused the move (or could not read it); nothing written.
+        IllegalMove: the engine refused the move, or its shape (``core.canonical_move``: a part
+            its act does not have, a value of the wrong type), or could not read it; nothing written.
         StaleMove: another writer appended to the log without the lock.
     """
     since = timezone.now()  # before any outbox row of this move is written
     engine = engine_for(game)
-    # Only the notation's keys reach the engine and the log: the record of a
-    # game must not carry (or be forged by) whatever else a client sent.
-    keys = getattr(engine, "move_keys", None)
-    if keys is not None:
-        move = {k: v for k, v in move.items() if k in keys}
+    # Only the move's canonical form reaches the engine and the log: the record of
+    # a game must not carry (or be forged by) whatever else a client sent.
+    move = canonical_move(engine, move)  # IllegalMove: nothing written
     snap = snapshot_at(game)
     state = snap.state
     before = engine.pending(state)

@@ -56,6 +56,7 @@ from games.engine.dominion.effects import (
     owed_entry,
     paused,
 )
+from games.engine.dominion.notation import canonical_move
 from games.engine.dominion.setup import check_players, new_state, resolve_kingdom, supply_sizes
 from games.engine.dominion.standing import standing_answer
 from games.engine.dominion.state import VERSION, VERSIONS, DominionState
@@ -661,8 +662,6 @@ class DominionEngine(VersionedEngine):
     versions = VERSIONS
     min_players = 2
     max_players = 4
-    #: The keys of the move notation; the site stores only these.
-    move_keys = frozenset({"act", "card", "cards"})
     #: The acts that may answer a question (``games.engine.undo``): a turn move (play, buy, ...) never does.
     answer_acts = frozenset({"yes", "no", "choose", "gain"})
 
@@ -781,6 +780,14 @@ class DominionEngine(VersionedEngine):
         if isinstance(card, str) and card in st.supply:
             basis["pile"] = [card, st.supply[card]]
         return basis
+
+    def canonical_move(self, move: Any) -> dict[str, Any]:
+        """``move`` in its canonical form, the form the site stores (``notation.canonical_move``).
+
+        Raises:
+            IllegalMove: a part the act does not have, a missing one, or a value of the wrong type.
+        """
+        return canonical_move(move)
 
     def check(self, st: DominionState, player: int, move: dict[str, Any]) -> None:
         """Raise ``IllegalMove`` with the reason if ``move`` is not legal now; change nothing."""
