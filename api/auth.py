@@ -37,17 +37,18 @@ def _user_key(group: str, request: HttpRequest) -> str:
     return str(request.auth.user_id)  # type: ignore[attr-defined]
 
 
-def rate_limit(request: HttpRequest, token: ApiToken) -> None:
+def rate_limit(request: HttpRequest, token: ApiToken, scope: str = "read") -> None:
     """Count this request against its user's limit; raise a 429 :class:`Problem` once it is passed.
 
-    Reads (GET) and writes have separate budgets, and bot accounts their own
+    Reads (the operations of the ``read`` scope: every GET, and ``POST .../choices``, which changes
+    nothing) and writes have separate budgets, and bot accounts their own
     (``settings.HERALD_API_RATE_LIMITS``, ``HERALD_API_BOT_RATE_LIMITS``).
     With the cache unreachable nothing can be counted: reads go through,
     writes are refused, as the site's own move limit does.
     """
     if not getattr(settings, "RATELIMIT_ENABLE", True):
         return
-    kind = "read" if request.method in ("GET", "HEAD") else "write"
+    kind = "read" if scope == "read" else "write"
     limits = settings.HERALD_API_BOT_RATE_LIMITS if token.user.bot_account else settings.HERALD_API_RATE_LIMITS
     usage = get_usage(
         request,
@@ -104,7 +105,7 @@ class TokenAuth(HttpBearer):
             )
         request.auth = found  # type: ignore[attr-defined]
         request.user = found.user
-        rate_limit(request, found)
+        rate_limit(request, found, self.scope)
         return found
 
 

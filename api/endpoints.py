@@ -18,21 +18,24 @@ from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from ninja import Path, Query, Router, Status
+from pydantic import TypeAdapter
+from pydantic import ValidationError as PydanticValidationError
 
 from accounts.models import User
 from accounts.selectors import blocked_subquery
 from api import stream
 from api.auth import CHAT, PLAY, READ
-from api.present import MAX_ID, game_out, state_out, visible_game
+from api.gameshapes import DRAFT, ChoicesData, GameStateData
+from api.present import MAX_ID, game_out, move_choices, state_out, visible_game
 from api.problems import Problem, account_suspended
 from api.schemas import (
     AccountOut,
     ChatIn,
     ChatOut,
+    ChoicesIn,
     CreateGameIn,
     EventsOut,
     GameOut,
-    GameStateOut,
     LadderOut,
     MoveIn,
     PlainStr,
@@ -81,6 +84,21 @@ def _errors(ok: tuple[int, Any], *statuses: int) -> dict[int, Any]:
     for status in sorted(set(statuses)):
         out[status] = ProblemOut
     return out
+
+
+def _check_shape(adapter: TypeAdapter[Any], data: Any) -> None:
+    """Raise 400 ``invalid_request`` (with pydantic's ``errors``, as for the request itself) unless ``data``
+    has the shape ``adapter`` checks."""
+    try:
+        adapter.validate_python(data)
+    except PydanticValidationError as exc:
+        errors = [{"loc": ["body", "move", *(str(p) for p in e["loc"])], "msg": e["msg"]} for e in exc.errors()[:20]]
+        raise Problem(
+            HTTPStatus.BAD_REQUEST,
+            "invalid_request",
+            _("That is not a move of the game's notation."),
+            extra={"errors": errors},
+        ) from None
 
 
 def _user(request: Any) -> User:
@@ -207,14 +225,16 @@ def cancel_game(request: Any, game_id: int = GameId) -> Any:
     return game_out(visible_game(game_id, user), user)
 
 
-@router.get("/games/{game_id}", response=_errors((200, GameStateOut), *GAME), auth=READ, tags=["play"])
+@router.get("/games/{game_id}", response=_errors((200, GameStateData), *GAME), auth=READ, tags=["play"])
 def game_state(request: Any, game_id: int = GameId) -> Any:
     """The game as the caller may see it: the engine's view for their seat, the decision they owe, their legal moves."""
     user = _user(request)
     return state_out(visible_game(game_id, user), user)
 
 
-@router.post("/games/{game_id}/moves", response=_errors((200, GameStateOut), 409, 422, *GAME), auth=PLAY, tags=["play"])
+@router.post(
+    "/games/{game_id}/moves", response=_errors((200, GameStateData), 409, 422, *GAME), auth=PLAY, tags=["play"]
+)
 def make_move(request: Any, body: MoveIn, game_id: int = GameId) -> Any:
     """Make a move for the position ``expected_seq``.
 
@@ -241,7 +261,31 @@ def make_move(request: Any, body: MoveIn, game_id: int = GameId) -> Any:
     return state_out(game, user, snap=snap)
 
 
-@router.post("/games/{game_id}/undo", response=_errors((200, GameStateOut), 409, 422, *GAME), auth=PLAY, tags=["play"])
+@router.post(
+    "/games/{game_id}/choices", response=_errors((200, ChoicesData), 409, 422, *GAME), auth=READ, tags=["play"]
+)
+def choices(request: Any, body: ChoicesIn, game_id: int = GameId) -> Any:
+    """What may come next in a Domaine move you are building: the key to fill (``part``) and its legal values.
+
+    Send the move so far (``{"act": "play", "card": "A1", "option": 0}``,
+    then with the parts chosen); ``part`` null means nothing more can be
+    added. A play's parts may be left shorter than the card allows. 403
+    ``not_your_move`` unless you owe the move; 422 ``illegal_move`` when the
+    move so far already breaks a rule (``detail`` says which), or the game's
+    moves have no parts (Dominion). Changes nothing.
+    """
+    user = _user(request)
+    game = visible_game(game_id, user)
+    draft = dict(body.move)
+    try:
+        check_plain(draft)
+    except (ValueError, TypeError):
+        raise Problem(HTTPStatus.BAD_REQUEST, "invalid_request", _("That move cannot be read.")) from None
+    _check_shape(DRAFT, draft)
+    return move_choices(game, user, draft)
+
+
+@router.post("/games/{game_id}/undo", response=_errors((200, GameStateData), 409, 422, *GAME), auth=PLAY, tags=["play"])
 def undo(request: Any, body: UndoIn, game_id: int = GameId) -> Any:
     """Take back your last move in your turn, as the game page's Undo does (``games.undo``).
 
@@ -263,7 +307,7 @@ def undo(request: Any, body: UndoIn, game_id: int = GameId) -> Any:
 
 @router.post(
     "/games/{game_id}/undo/{request_id}",
-    response=_errors((200, GameStateOut), 409, 422, *GAME),
+    response=_errors((200, GameStateData), 409, 422, *GAME),
     auth=PLAY,
     tags=["play"],
 )

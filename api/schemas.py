@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from ninja import Field, Schema
-from pydantic import AfterValidator, WithJsonSchema
+from pydantic import AfterValidator, ConfigDict, WithJsonSchema
 
 from games.engine.registry import ENGINE_MODULES, bots_of
 from games.plainjson import check_plain
@@ -111,27 +111,27 @@ class UndoRequestOut(Schema):
     agreed: list[int] = Field(description="The seats that allowed it so far.")
 
 
-class GameStateOut(Schema):
-    """A game as the caller may see it: the engine's view for the caller's seat (or a spectator's)."""
+class StrictIn(Schema):
+    """A request body, read strictly: each field of its own JSON type, and no field the schema does not name.
 
-    game: GameOut
-    view: dict[str, Any] | None = Field(
-        description="The engine's view for this viewer: another player's hand is never in it. Null before the start."
-    )
-    decision: dict[str, Any] | None = Field(description="The decision the caller owes now, or null.")
-    legal: list[dict[str, Any]] = Field(
-        description="The caller's legal moves now (Domaine plays by their first part), [] unless it is their move."
-    )
-    undo_request: UndoRequestOut | None = Field(
-        None, description="A player's open request to take back moves, which ends with the next move; or null."
-    )
+    ``true``/``false`` only for a boolean (never ``"yes"``, ``1``, ``"on"`` or
+    ``1.0``), a JSON integer for an integer (never ``"2"``, ``2.5`` or
+    ``true``), text for a string, and an unknown field is refused rather
+    than ignored, so a misspelt field never passes silently (``"privat":
+    true`` would make a public game). The schema says so
+    (``additionalProperties: false``); the answer is a 400
+    ``invalid_request`` naming each field. Pydantic's strict mode:
+    https://docs.pydantic.dev/latest/concepts/strict_mode/.
+    """
+
+    model_config = ConfigDict(strict=True, extra="forbid")
 
 
 #: The time controls the site offers, in seconds (``games.services.TIME_CONTROLS``).
 TimeControl = Literal[3600, 14400, 43200, 86400, 172800, 259200, 432000, 604800, 1209600]
 
 
-class CreateGameIn(Schema):
+class CreateGameIn(StrictIn):
     """A new game; the caller takes a seat (which one is dealt at the start: see ``my_seat``)."""
 
     kind: Literal["dominion", "domaine"]
@@ -157,14 +157,16 @@ class CreateGameIn(Schema):
     )
 
 
-class MoveIn(Schema):
+class MoveIn(StrictIn):
     """A move in the notation of the game's rules (``act`` and its parts), for the position ``expected_seq``."""
 
-    move: dict[str, Any] = Field(description='The move, e.g. {"act": "buy", "card": "Silver"}.')
+    move: Annotated[dict[str, Any], WithJsonSchema({"x-herald-shape": "Move"})] = Field(
+        description='The move, in the notation of its game (the guide), e.g. {"act": "buy", "card": "Silver"}.'
+    )
     expected_seq: int = Field(ge=0, le=2**31 - 1, description="The game's last_seq the move was chosen for.")
 
 
-class UndoIn(Schema):
+class UndoIn(StrictIn):
     """Take back your last move, for the position ``expected_seq``."""
 
     expected_seq: int = Field(ge=0, le=2**31 - 1, description="The game's last_seq the request was made for.")
@@ -175,13 +177,13 @@ class UndoIn(Schema):
     )
 
 
-class UndoAnswerIn(Schema):
+class UndoAnswerIn(StrictIn):
     """Allow or refuse another player's request to take back moves."""
 
     agree: bool
 
 
-class ChatIn(Schema):
+class ChatIn(StrictIn):
     """A chat line."""
 
     text: PlainStr = Field(min_length=1, max_length=500)
@@ -257,3 +259,11 @@ class LadderOut(Schema):
     page: int
     pages: int
     rows: list[LadderRowOut]
+
+
+class ChoicesIn(StrictIn):
+    """A move being built (Domaine): what may come next in it."""
+
+    move: Annotated[dict[str, Any], WithJsonSchema({"x-herald-shape": "DomaineDraft"})] = Field(
+        description='The move so far, e.g. {"act": "play", "card": "A1", "option": 0, "borders": ["C7-C8"]}.'
+    )

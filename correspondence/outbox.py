@@ -34,7 +34,7 @@ from django.utils.translation import ngettext
 
 from accounts.models import Block
 from accounts.selectors import blockers_among, can_receive_email
-from correspondence.emails import absolute, content_for, game_title_of, message_for, message_id
+from correspondence.emails import absolute, content_for, game_title_of, message_for, message_id, still_relevant
 from correspondence.models import Notification, NotificationSettings, PushSubscription
 from correspondence.preferences import settings_for
 from correspondence.push import push_send
@@ -63,7 +63,7 @@ CHAT_EMAIL_GAP = timedelta(hours=1)
 CLAIM_TIMEOUT = timedelta(minutes=5)
 
 
-def _notify(users: Iterable[Any], game: Game, kind: str, seq: int, data: dict[str, Any] | None = None) -> int:
+def _notify(users: Iterable[Any], game: Game | None, kind: str, seq: int, data: dict[str, Any] | None = None) -> int:
     """Write one pending row per user for this event; an existing row (same key) is kept.
 
     Besides the email row, a ``push`` row for each user with a browser
@@ -80,7 +80,8 @@ def _notify(users: Iterable[Any], game: Game, kind: str, seq: int, data: dict[st
         Notification(user_id=uid, game=game, kind=kind, seq=seq, data=data or {}, channel=Channel.PUSH)
         for uid in ids & pushed
     ]
-    # The unique key (user, game, kind, seq) makes a repeated event a no-op.
+    # The unique key (user, game, kind, seq, channel; without a game: user, kind, seq, channel)
+    # makes a repeated event a no-op.
     Notification.objects.bulk_create(rows, ignore_conflicts=True)
     return len(rows)
 
@@ -175,12 +176,13 @@ def notify_chat(*, message: ChatMessage) -> None:
     _notify(users, message.game, Kind.CHAT, message.pk, {"from": message.user_id, "text": message.text})
 
 
-def notify_other(*, kind: str, users: Iterable[Any], game: Game, seq: int, data: dict[str, Any]) -> int:
+def notify_other(*, kind: str, users: Iterable[Any], game: Game | None, seq: int, data: dict[str, Any]) -> int:
     """Owe an email of a kind an app above games words (``emails.register_content``), e.g. a tournament's.
 
     The row is keyed like every other (user, game, kind, seq), so the same
     news is owed once: ``game`` is the game the news is about (a round's
-    game) and ``seq`` tells the pieces of news apart (a round's number).
+    game), or None for news about no game (an expired seek), and ``seq``
+    tells the pieces of news apart (a round's number, a seek's id).
     Sent, skipped and unsubscribed like the rest. Returns rows written.
     """
     return _notify(users, game, kind, seq, data)
@@ -274,6 +276,8 @@ def notification_send(*, notification_id: int) -> bool:
 def _chat_withdrawn(n: Notification) -> bool:
     """True if a chat email's message was hidden by a moderator, or its author blocked since."""
     # A chat row's seq is the message's id; a hidden message has a moderation record.
+    if n.game_id is None:  # every chat row names its game
+        return True
     author = (
         ChatMessage.objects.filter(pk=n.seq, game_id=n.game_id, moderation_hidden__isnull=True)
         .values_list("user_id", flat=True)
@@ -300,7 +304,7 @@ def _skip_reason(n: Notification) -> str:
     if n.kind == Kind.YOUR_MOVE:
         if not _still_your_move(n, seen_skips=False):
             return "no longer the user's move"
-        if is_present(n.game_id, n.user_id):
+        if n.game_id is not None and is_present(n.game_id, n.user_id):
             # They have the game open and see the move there: the email waits, and goes
             # out once they leave without moving (the row is deferred and tried again).
             return "present"
@@ -319,16 +323,21 @@ def _skip_reason(n: Notification) -> str:
         return "the request to take moves back is no longer open"
     if n.kind == Kind.TIME_LOW and not _still_your_move(n):
         return "no longer the user's move"
+    if not still_relevant(n):
+        return "no longer relevant"
     return ""
 
 
 def _undo_still_open(n: Notification) -> bool:
     """True while the request ``n`` is about still waits for answers (games.undo.open_request)."""
+    game = n.game
+    if game is None:  # every undo row names its game
+        return False
     return UndoRequest.objects.filter(
         pk=n.data.get("request"),
-        game_id=n.game_id,
+        game_id=game.pk,
         status=UndoRequest.Status.OPEN,
-        at_seq=n.game.last_seq,
+        at_seq=game.last_seq,
     ).exists()
 
 
@@ -339,9 +348,10 @@ def _still_your_move(n: Notification, *, seen_skips: bool = True) -> bool:
     and left without moving is told (while they have it open, the row waits:
     ``games.presence``).
     """
-    if n.game.status != Game.Status.ACTIVE:
+    game = n.game
+    if game is None or game.status != Game.Status.ACTIVE:  # a row about no game is no one's move
         return False
-    seat = Seat.objects.filter(game_id=n.game_id, user_id=n.user_id).first()
+    seat = Seat.objects.filter(game_id=game.pk, user_id=n.user_id).first()
     if seat is None or seat.bot_played or not seat.owes_move or seat.clock_seq != n.seq:
         return False
     if not seen_skips:
@@ -386,7 +396,8 @@ def digest_send(*, user_id: int) -> bool:
         return False
     try:
         with translation.override(user.language or settings.LANGUAGE_CODE):
-            games = sorted({(game_title_of(n.game), absolute(n.game.get_absolute_url())) for n in live})
+            # Each live row passed _still_your_move, so it has its game.
+            games = sorted({(game_title_of(g), absolute(g.get_absolute_url())) for n in live if (g := n.game)})
             content = {
                 "subject": ngettext(
                     "A game is waiting for your move", "%(n)d games are waiting for your move", len(games)

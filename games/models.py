@@ -159,7 +159,9 @@ class Seat(models.Model):
         warn_at: when 80% of the move's time is used (UTC); cleared once the
             warning is queued.
         bank: a Fischer clock's bank while it is not running.
-        last_seen: when the seat's user last opened the game page (UTC).
+        last_seen: when the seat's user last had the game page open (UTC; written on
+            opening it after it became their move, and at most once a minute while
+            they stay: ``games.presence``).
         standing: the seat's standing answers for this game (JSON, the
             engine's settings: Dominion's ``games.engine.dominion.standing``),
             copied from the user's at the start and editable on the game

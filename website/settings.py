@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "stats",
     "ops",
     "tournaments",
+    "matchmaking",
     "guide",
     # django-ninja: its browsable docs (/api/v1/docs) then use its own static files, not a CDN (CSP, offline).
     "ninja",
@@ -228,6 +229,8 @@ CELERY_BEAT_SCHEDULE = {
     "moderation-forfeits": {"task": "moderation.tasks.forfeit_banned_seats", "schedule": 60.0},
     # Tournaments: start those whose time came, and make the next round of any whose round is complete.
     "tournaments": {"task": "tournaments.tasks.tick", "schedule": 60.0},
+    # Seeks: expire those past their time, lapse rematch offers, pair (tolerances widen with the wait).
+    "matchmaking": {"task": "matchmaking.tasks.tick", "schedule": 60.0},
     # Statistics of finished games whose task was lost (broker down, worker killed).
     "stats-catch-up": {"task": "stats.tasks.catch_up", "schedule": 300.0},
     # The API's event stream keeps 14 days (api.stream.KEEP_DAYS).

@@ -190,7 +190,44 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
 def render_live(request: HttpRequest, game_id: int, *, error: str = "", status: int = HTTPStatus.OK) -> HttpResponse:
     """Render the ``live`` region (status, board, log) for this viewer, fresh from the database."""
     game, seat = get_game_for_user(request, game_id)
-    return render(request, "games/game.html#live", game_context(request, game, seat, error=error), status=status)
+    context = game_context(request, game, seat, error=error)
+    return live_response(request, context, status=status, regions=not game.is_active)
+
+
+# --- A live page equals a reloaded page (issue 28 part 4) ---------------------------------------
+
+
+def live_response(
+    request: HttpRequest, context: dict[str, Any], *, status: int = HTTPStatus.OK, regions: bool = False
+) -> HttpResponse:
+    """The ``live`` region for an htmx answer (a move, a poll), with what a reload would show differently.
+
+    Out of band: the page's messages (``_messages.html``: rendering them marks them read, so "Game
+    created." goes with the first update, as a reload drops it), and with ``regions`` (the game
+    started or ended since the page was drawn: ``regions_changed``) the standing answers and the
+    game's statistics, which appear and go with the game's status.
+    """
+    oob = {**context, "oob": True}
+    parts = [
+        render_to_string("games/game.html#live", context, request=request),
+        render_to_string("_messages.html", oob, request=request),
+    ]
+    if regions:
+        parts.append(render_to_string("games/game.html#standing", oob, request=request))
+        parts.append(render_to_string("games/game.html#stats", oob, request=request))
+    return HttpResponse("".join(parts), status=status)
+
+
+def regions_changed(seen: str | None, now: str) -> bool:
+    """Whether the regions outside ``live`` differ between the page's cursor ``seen`` and ``now`` (``_cursor``).
+
+    They depend on the game's status and the seats' forfeits (a seat handed to a bot loses its
+    standing answers), the cursor's first and third fields.
+    """
+    if seen is None:
+        return False
+    a, b = seen.split("."), now.split(".")
+    return len(a) < 3 or (a[0], a[2]) != (b[0], b[2])
 
 
 def render_page(request: HttpRequest, game_id: int, *, error: str, status: int) -> HttpResponse:
@@ -232,10 +269,10 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         response = HttpResponse(chat_part)
         response["HX-Reswap"] = "none"
         return response
-    parts = [render_to_string("games/game.html#live", context, request=request)]
+    response = live_response(request, context, regions=regions_changed(cursor, context["cursor"]))
     if chat_changed:
-        parts.append(chat_part)
-    return HttpResponse("".join(parts))
+        response.write(chat_part)
+    return response
 
 
 @login_required_for_game_post

@@ -133,3 +133,63 @@ def test_the_schema_says_what_each_operation_can_answer(player: Any) -> None:
     assert "shared/" not in str(schema) and "docs/api.md" not in schema["info"]["description"]
     assert "/api/v1/guide/" in schema["info"]["description"]
     assert "first seat" not in str(schema)
+
+
+def test_states_fit_the_typed_schema_and_domaine_plays_are_built_part_by_part(
+    player: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from api.gameshapes import STATE
+
+    client = api_client(player)
+    dominion = _against_bot(client, "dominion", "big_money")
+    STATE.validate_python(client.get(f"/games/{dominion['id']}").json())
+    no_parts = client.post(f"/games/{dominion['id']}/choices", {"move": {"act": "play", "card": "A1"}})
+    assert no_parts.status_code == 422 and no_parts.json()["reason"] == "no_parts"
+
+    game = _against_bot(client, "domaine", "greedy")
+    state = client.get(f"/games/{game['id']}").json()
+    while state["decision"]["kind"] == "setup":  # place castles until the first play; the bot answers
+        STATE.validate_python(state)
+        move = state["legal"][0]
+        with django_capture_on_commit_callbacks(execute=True):  # the bot's turn runs after the commit
+            client.post(f"/games/{game['id']}/moves", {"move": move, "expected_seq": state["game"]["last_seq"]})
+        state = client.get(f"/games/{game['id']}").json()
+        assert state["game"]["my_move"]
+    STATE.validate_python(state)
+    hand = state["view"]["players"][state["game"]["my_seat"]]["hand"]
+    assert state["decision"]["kind"] == "play"
+    # Whole moves only: a sale per card, a partless play per card and option; the parts are in plays.
+    assert len(state["legal"]) <= 3 * len(hand)
+    assert all(set(m) <= {"act", "card", "option"} for m in state["legal"])
+    option = next(p for p in state["plays"] if p["next"]["part"] and p["next"]["choices"])
+    move = {"act": "play", "card": option["card"], "option": option["option"]}
+    step = option["next"]
+    while step["part"] is not None and step["choices"]:
+        value = step["choices"][0]
+        if step["part"] in ("borders", "knights", "squares"):
+            move.setdefault(step["part"], []).append(value)
+        else:
+            move[step["part"]] = value
+        answer = client.post(f"/games/{game['id']}/choices", {"move": move})
+        assert answer.status_code == 200, answer.content
+        step = answer.json()
+    wrong = client.post(f"/games/{game['id']}/choices", {"move": {"act": "play", "card": "A1", "knights": ["Z9"]}})
+    assert wrong.status_code == 400 and wrong.json()["code"] == "invalid_request"
+    played = client.post(f"/games/{game['id']}/moves", {"move": move, "expected_seq": state["game"]["last_seq"]})
+    assert played.status_code == 200, played.content
+    STATE.validate_python(played.json())
+    assert played.json()["game"]["last_seq"] > state["game"]["last_seq"]
+
+
+def test_a_move_of_no_games_notation_or_of_another_game_is_422(player: Any) -> None:
+    client = api_client(player)
+    game = _against_bot(client, "dominion", "big_money")
+    seq = game["last_seq"]
+    shapeless = client.post(
+        f"/games/{game['id']}/moves", {"move": {"act": "buy", "card": "Silver", "x": 1}, "expected_seq": seq}
+    )
+    assert shapeless.status_code == 422 and shapeless.json()["reason"] == "bad_part"
+    other_game = client.post(
+        f"/games/{game['id']}/moves", {"move": {"act": "take", "from": "deck"}, "expected_seq": seq}
+    )
+    assert other_game.status_code == 422 and other_game.json()["code"] == "illegal_move"
