@@ -9,6 +9,7 @@ from urllib.parse import parse_qs, urlparse
 from games.domaine_board import edges_by_square, focus_sides
 from games.engine.domaine.cards import CARDS
 from games.engine.registry import get_engine
+from guide.hints import domaine_lines
 from tests.web.test_domaine_views import at_step, bot_moves, domaine, draft_get, state_of, view_of
 
 __all__ = ["domaine"]  # the fixture, shared
@@ -76,3 +77,16 @@ def test_placing_a_neutral_castle_previews_no_gold_or_score_of_the_placer(client
     html = response.content.decode()
     assert "Confirm" in html
     assert "Your gold after this move" not in html and "Your score:" not in html
+
+
+def test_the_hints_say_there_is_no_income_until_a_domain_holds_a_mine(domaine):
+    """The walk-through: nothing told two new players that gold comes only from mines, and both ran out."""
+
+    game = bot_moves(domaine, until=at_step("play"))
+    seat = game.to_act[0]
+    view = view_of(game, seat)
+    assert view["players"][seat]["income"] == 0
+    assert any("No income yet" in line for line in domaine_lines(view, seat, True))
+    # With income, no such line.
+    view["players"][seat]["income"] = 2
+    assert not any("No income yet" in line for line in domaine_lines(view, seat, True))
