@@ -38,6 +38,7 @@ def game_create_arranged(
     increment: timedelta = timedelta(0),
     announced_by: str = "",
     shuffle: bool = False,
+    private: bool = False,
 ) -> Game:
     """Create and start a game with exactly ``players``, seated in the order given (seat 0 moves first).
 
@@ -45,7 +46,7 @@ def game_create_arranged(
     filled at once, blocks between the players do not refuse the game (an
     organiser paired them, as a club's pairing card would), and the seat
     order is kept (a tournament gives colours). The game has no creator
-    (nobody may cancel it as its creator) and is public. Runs in one
+    (nobody may cancel it as its creator) and is public unless ``private``. Runs in one
     transaction; publishes ``GameStarted`` with nobody as its starter, so
     every player gets the "game started" email, unless the arranger tells
     them itself (``announced_by``, e.g. a tournament's round email).
@@ -62,6 +63,7 @@ def game_create_arranged(
             start (``events.GameStarted.announced_by``); "" for none.
         shuffle: draw the seat order at the start, as a lobby game does
             (the matcher's tables), instead of keeping the order given.
+        private: only the seated players may watch (a rematch of a private game).
 
     Returns:
         The Game, active.
@@ -83,7 +85,7 @@ def game_create_arranged(
             players=len(users),
             creator=None,
             rated=rated,
-            private=False,
+            private=private,
             time_per_move=time_per_move,
             clock=clock,
             increment=increment,

@@ -127,6 +127,7 @@ def rematch_accept(*, game_id: int, user: User) -> RematchOffer:
                 time_per_move=game.time_per_move,
                 clock=game.clock,
                 increment=game.increment,
+                private=game.private,
             )
             offer.status = RematchOffer.Status.STARTED
             offer.save(update_fields=["new_game", "status"])

@@ -101,3 +101,11 @@ def test_a_random_kingdom_is_drawn_anew_without_bans(alice, bob):
     new = rematch.rematch_accept(game_id=game.pk, user=bob).new_game
     assert len(new.options["kingdom"]) == 10
     assert not set(new.options["kingdom"]) & {"Witch", "Moat", "Chapel"}
+
+
+def test_a_private_games_rematch_stays_private(alice, bob):
+    game = make_game(alice, bob, private=True)
+    games.game_resign(game_id=game.pk, user=bob)
+    rematch.rematch_accept(game_id=game.pk, user=alice)
+    new = rematch.rematch_accept(game_id=game.pk, user=bob).new_game
+    assert new.private and not finished_game(alice, bob).private
