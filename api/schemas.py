@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from ninja import Field, Schema
-from pydantic import AfterValidator, WithJsonSchema
+from pydantic import AfterValidator, ConfigDict, WithJsonSchema
 
 from games.engine.registry import ENGINE_MODULES, bots_of
 from games.plainjson import check_plain
@@ -111,11 +111,27 @@ class UndoRequestOut(Schema):
     agreed: list[int] = Field(description="The seats that allowed it so far.")
 
 
+class StrictIn(Schema):
+    """A request body, read strictly: each field of its own JSON type, and no field the schema does not name.
+
+    ``true``/``false`` only for a boolean (never ``"yes"``, ``1``, ``"on"`` or
+    ``1.0``), a JSON integer for an integer (never ``"2"``, ``2.5`` or
+    ``true``), text for a string, and an unknown field is refused rather
+    than ignored, so a misspelt field never passes silently (``"privat":
+    true`` would make a public game). The schema says so
+    (``additionalProperties: false``); the answer is a 400
+    ``invalid_request`` naming each field. Pydantic's strict mode:
+    https://docs.pydantic.dev/latest/concepts/strict_mode/.
+    """
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
 #: The time controls the site offers, in seconds (``games.services.TIME_CONTROLS``).
 TimeControl = Literal[3600, 14400, 43200, 86400, 172800, 259200, 432000, 604800, 1209600]
 
 
-class CreateGameIn(Schema):
+class CreateGameIn(StrictIn):
     """A new game; the caller takes a seat (which one is dealt at the start: see ``my_seat``)."""
 
     kind: Literal["dominion", "domaine"]
@@ -141,7 +157,7 @@ class CreateGameIn(Schema):
     )
 
 
-class MoveIn(Schema):
+class MoveIn(StrictIn):
     """A move in the notation of the game's rules (``act`` and its parts), for the position ``expected_seq``."""
 
     move: Annotated[dict[str, Any], WithJsonSchema({"x-herald-shape": "Move"})] = Field(
@@ -150,7 +166,7 @@ class MoveIn(Schema):
     expected_seq: int = Field(ge=0, le=2**31 - 1, description="The game's last_seq the move was chosen for.")
 
 
-class UndoIn(Schema):
+class UndoIn(StrictIn):
     """Take back your last move, for the position ``expected_seq``."""
 
     expected_seq: int = Field(ge=0, le=2**31 - 1, description="The game's last_seq the request was made for.")
@@ -161,13 +177,13 @@ class UndoIn(Schema):
     )
 
 
-class UndoAnswerIn(Schema):
+class UndoAnswerIn(StrictIn):
     """Allow or refuse another player's request to take back moves."""
 
     agree: bool
 
 
-class ChatIn(Schema):
+class ChatIn(StrictIn):
     """A chat line."""
 
     text: PlainStr = Field(min_length=1, max_length=500)
@@ -245,7 +261,7 @@ class LadderOut(Schema):
     rows: list[LadderRowOut]
 
 
-class ChoicesIn(Schema):
+class ChoicesIn(StrictIn):
     """A move being built (Domaine): what may come next in it."""
 
     move: Annotated[dict[str, Any], WithJsonSchema({"x-herald-shape": "DomaineDraft"})] = Field(

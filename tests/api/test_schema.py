@@ -18,6 +18,7 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from hypothesis import HealthCheck, given, settings
 from schemathesis import GenerationMode
+from schemathesis.generation.hypothesis.builder import HypothesisTestConfig, HypothesisTestMode, create_test
 from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
 
 from games import services
@@ -26,11 +27,11 @@ from tests.conftest import make_game
 from tests.factories import UserFactory
 
 MAX_EXAMPLES = 15
-#: Not checked: that schema-violating requests are refused (unknown query parameters are ignored by design,
-#: so a newer client may send more; and the token header this test sends undoes schemathesis' "no
-#: Authorization" mutation, which its ``ignored_auth`` check covers instead), and that schema-valid
-#: requests are accepted (a move the rules refuse, an unknown player to invite, are schema-valid and 422 by
-#: design: a schema cannot state the rules of the games).
+#: Not checked by the random runs: that schema-violating requests are refused (the token header these
+#: tests send undoes schemathesis' random "no Authorization" mutation, which its ``ignored_auth`` check
+#: covers instead; ``test_schema_violating_requests_are_refused`` checks it, ST201, with the coverage
+#: phase's cases), and that schema-valid requests are accepted (a move the rules refuse, an unknown
+#: player to invite, are schema-valid and 422 by design: a schema cannot state the rules of the games).
 EXCLUDED = [negative_data_rejection, positive_data_acceptance]
 
 
@@ -127,3 +128,67 @@ def test_the_api_keeps_its_schema_across_calls(caller: dict[str, Any]) -> None:
             database=None,
         )
     )
+
+
+@pytest.mark.usefixtures("connections_kept")
+def test_schema_violating_requests_are_refused(caller: dict[str, Any]) -> None:
+    """schemathesis' ST201 (``negative_data_rejection``) on every case of its coverage phase.
+
+    The coverage phase derives its cases from the schema itself, each
+    breaking one constraint (a string or a number where a boolean goes, a
+    float for an integer, a field the body does not have, a missing one,
+    a value out of range), so every field is tried, not just a sample.
+    Issue 27: ``"private": "yes"`` (or ``1``, ``"on"``, ``1.0``) made a
+    private game; the request bodies are strict now (``api.schemas.StrictIn``).
+    Unknown query parameters stay ignored by design (a newer client may send
+    more); the check itself lets those pass.
+    """
+    from website.wsgi import application
+
+    schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", application)
+    failures: list[str] = []
+    calls = 0
+    for result in schema.get_all_operations():
+        operation = result.ok()
+
+        def check(case: Any) -> None:
+            nonlocal calls
+            game_id = (case.path_parameters or {}).get("game_id")
+            if isinstance(game_id, int) and game_id % 2 == 0:
+                case.path_parameters["game_id"] = caller["game"]  # a real game, beyond the 404
+            response = case.call(headers=caller["headers"])
+            calls += 1
+            try:
+                case.validate_response(response, checks=[negative_data_rejection])
+            except Exception as exc:  # collect them all: one report for every case accepted
+                failures.append(f"{case.operation.label}: {exc} (body {case.body!r})")
+
+        create_test(
+            operation=operation,
+            test_func=check,
+            config=HypothesisTestConfig(
+                project=schema.config,
+                modes=[HypothesisTestMode.COVERAGE],
+                seed=27,
+                settings=settings(deadline=None, suppress_health_check=list(HealthCheck), database=None),
+            ),
+        )()
+    assert calls > 300, calls
+    assert not failures, "\n\n".join(failures)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("value", ["yes", 1, "on", 1.0, "true", None])
+def test_a_boolean_is_true_or_false_and_nothing_else(value: Any) -> None:
+    me = UserFactory(username="strict")
+    client = api_client(me)
+    for field in ("private", "rated"):
+        response = client.post("/games", {"kind": "domaine", field: value})
+        assert response.status_code == 400, (field, value, response.json())
+        assert response.json()["code"] == "invalid_request"
+        assert response.json()["errors"][0]["loc"][-1] == field
+    assert client.post("/games", {"kind": "domaine", "privat": True}).status_code == 400, "a misspelt field"
+    assert client.post("/games", {"kind": "domaine", "players": 2.0}).status_code == 400
+    assert client.post("/games", {"kind": "domaine", "players": "2"}).status_code == 400
+    made = client.post("/games", {"kind": "domaine", "private": False, "players": 2})
+    assert made.status_code == 201 and made.json()["private"] is False
