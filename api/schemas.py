@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -10,6 +12,7 @@ from pydantic import AfterValidator, ConfigDict, WithJsonSchema
 
 from games.engine.registry import ENGINE_MODULES, bots_of
 from games.plainjson import check_plain
+from website.text import KEPT, UNSAFE_CATEGORIES
 
 
 def _plain(value: str) -> str:
@@ -18,8 +21,32 @@ def _plain(value: str) -> str:
     return value
 
 
-#: A string a client sent, that the database can store.
-PlainStr = Annotated[str, AfterValidator(_plain)]
+def _excluding(chars: Iterable[int]) -> str:
+    """A JSON-schema pattern for text without any of the code points ``chars`` (as ranges, escaped)."""
+    ranges: list[tuple[int, int]] = []
+    for c in sorted(chars):
+        if ranges and ranges[-1][1] == c - 1:
+            ranges[-1] = (ranges[-1][0], c)
+        else:
+            ranges.append((c, c))
+
+    def esc(c: int) -> str:
+        # \uXXXX reads the same in Python's and ECMAScript's regular expressions; beyond the BMP, the character.
+        return f"\\u{c:04x}" if c <= 0xFFFF else chr(c)
+
+    body = "".join(esc(a) if a == b else f"{esc(a)}-{esc(b)}" for a, b in ranges)
+    return f"^[^{body}]*$"
+
+
+#: What the site stores as text: no NUL, no lone surrogates (``games.plainjson.check_plain``).
+PLAIN_PATTERN = _excluding([0, *range(0xD800, 0xE000)])
+#: One line of users' text (``website.text.validate_one_line``): none of its unsafe characters either.
+ONE_LINE_PATTERN = _excluding(
+    c for c in range(0x110000) if chr(c) not in KEPT and (unicodedata.category(chr(c)) in UNSAFE_CATEGORIES or c == 0)
+)
+
+#: A string a client sent, that the database can store (the schema's pattern says which).
+PlainStr = Annotated[str, AfterValidator(_plain), WithJsonSchema({"type": "string", "pattern": PLAIN_PATTERN})]
 
 
 class ProblemOut(Schema):
@@ -186,7 +213,13 @@ class UndoAnswerIn(StrictIn):
 class ChatIn(StrictIn):
     """A chat line."""
 
-    text: PlainStr = Field(min_length=1, max_length=500)
+    text: PlainStr = Field(
+        min_length=1,
+        max_length=500,
+        # Something besides spaces (the site strips them), then the one-line rule.
+        json_schema_extra={"pattern": "^(?=.*\\S)" + ONE_LINE_PATTERN[1:]},
+        description="One line, not only spaces: no line breaks, control or invisible format characters.",
+    )
 
 
 class ChatOut(Schema):
