@@ -357,3 +357,16 @@ def test_a_sign_up_whose_account_was_deleted_before_the_start_is_dropped(moderat
     assert t.status == "running" and t.rounds == 3  # three players: three rounds, one bye each
     assert not Entry.objects.filter(tournament=t, user=users[3]).exists()
     assert not Game.objects.filter(seats__user=users[3]).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_byes_point_cannot_be_adjusted(moderator):
+    """The walk-through: result_adjust accepted a bye's seat, though no game stands behind a bye."""
+    t = make_tournament(moderator, rounds=2)
+    sign_up(t, 3)
+    services.tick(now=later())
+    bye = TableSeat.objects.get(table__round__tournament=t, table__game__isnull=True)
+    with pytest.raises(services.TournamentError, match="A bye is not a result"):
+        moderators.result_adjust(moderator=moderator, tournament_id=t.pk, seat_id=bye.pk, points=0, reason="x")
+    bye.refresh_from_db()
+    assert bye.points == 1 and not bye.adjusted
