@@ -77,6 +77,7 @@ lint: install
 bench: install
 	$(BIN)/python bench/dominion_bench.py --pyminion
 	$(BIN)/python bench/waits.py
+	$(BIN)/python bench/pairing.py
 	$(BIN)/python bench/deferral_bench.py
 	$(BIN)/python bench/domaine_bench.py
 	$(BIN)/python bench/site_bench.py

@@ -68,7 +68,7 @@ def user_delete(*, user: User) -> User:
     anonymous: the username becomes ``deleted-<id>``, email, names and
     password are wiped, the account is deactivated and marked ``deleted``,
     so it shows as "deleted player" everywhere. Their email addresses,
-    blocks (both ways), invitations and seats at games that have not
+    blocks (both ways), private game notes, invitations and seats at games that have not
     started are removed; open games they created are cancelled. Running
     games go on, and their clocks run out as for anyone who stops playing.
     Ratings and rating history are kept (the ladder hides inactive accounts).
@@ -98,6 +98,8 @@ def user_delete(*, user: User) -> User:
         Block.objects.filter(blocker=user).delete()
         Block.objects.filter(blocked=user).delete()
         EmailAddress.objects.filter(user=user).delete()
+        # Private notes were only ever theirs: nobody else may read them, so nothing keeps them.
+        games.notes_forget(user=user)
         user.username = f"deleted-{user.pk}"
         user.email = ""
         user.first_name = user.last_name = user.display_name = ""

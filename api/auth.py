@@ -37,17 +37,18 @@ def _user_key(group: str, request: HttpRequest) -> str:
     return str(request.auth.user_id)  # type: ignore[attr-defined]
 
 
-def rate_limit(request: HttpRequest, token: ApiToken) -> None:
+def rate_limit(request: HttpRequest, token: ApiToken, scope: str = "read") -> None:
     """Count this request against its user's limit; raise a 429 :class:`Problem` once it is passed.
 
-    Reads (GET) and writes have separate budgets, and bot accounts their own
+    Reads (the operations of the ``read`` scope: every GET, and ``POST .../choices``, which changes
+    nothing) and writes have separate budgets, and bot accounts their own
     (``settings.HERALD_API_RATE_LIMITS``, ``HERALD_API_BOT_RATE_LIMITS``).
     With the cache unreachable nothing can be counted: reads go through,
     writes are refused, as the site's own move limit does.
     """
     if not getattr(settings, "RATELIMIT_ENABLE", True):
         return
-    kind = "read" if request.method in ("GET", "HEAD") else "write"
+    kind = "read" if scope == "read" else "write"
     limits = settings.HERALD_API_BOT_RATE_LIMITS if token.user.bot_account else settings.HERALD_API_RATE_LIMITS
     usage = get_usage(
         request,
@@ -67,7 +68,9 @@ def rate_limit(request: HttpRequest, token: ApiToken) -> None:
     elif usage is None or not usage["should_limit"]:
         return
     else:
-        wait = max(1, int(usage["time_left"]))
+        # django-ratelimit's window still counts its last second (``time_left`` 0 is still limited), so a
+        # client that sleeps exactly ``time_left`` would be refused once more: tell it one second more.
+        wait = max(1, int(usage["time_left"]) + 1)
     raise Problem(
         HTTPStatus.TOO_MANY_REQUESTS,
         "rate_limited",
@@ -102,7 +105,7 @@ class TokenAuth(HttpBearer):
             )
         request.auth = found  # type: ignore[attr-defined]
         request.user = found.user
-        rate_limit(request, found)
+        rate_limit(request, found, self.scope)
         return found
 
 

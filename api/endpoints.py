@@ -18,21 +18,24 @@ from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from ninja import Path, Query, Router, Status
+from pydantic import TypeAdapter
+from pydantic import ValidationError as PydanticValidationError
 
 from accounts.models import User
 from accounts.selectors import blocked_subquery
 from api import stream
 from api.auth import CHAT, PLAY, READ
-from api.present import MAX_ID, game_out, state_out, visible_game
-from api.problems import ERROR_STATUSES, Problem, account_suspended
+from api.gameshapes import DRAFT, ChoicesData, GameStateData
+from api.present import MAX_ID, game_out, move_choices, state_out, visible_game
+from api.problems import Problem, account_suspended
 from api.schemas import (
     AccountOut,
     ChatIn,
     ChatOut,
+    ChoicesIn,
     CreateGameIn,
     EventsOut,
     GameOut,
-    GameStateOut,
     LadderOut,
     MoveIn,
     PlainStr,
@@ -65,12 +68,37 @@ USERNAME = Path(..., max_length=150, description="The player's username.")
 LADDER_KIND = Path(..., max_length=20, description="A game kind: dominion or domaine.")
 
 
-def _errors(*ok: Any) -> dict[int, Any]:
-    """Response schemas: ``ok`` (status, schema) pairs and every error status as problem details."""
-    out: dict[int, Any] = dict(ok)
-    for status in ERROR_STATUSES:
+#: What any operation with a token may answer: no or a bad token, a missing scope or a suspended account,
+#: too many requests.
+ANY = (401, 403, 429)
+#: ... and one with parameters or a body: 400 when they do not match the schema.
+PARAMS = (400, *ANY)
+#: ... and one about a game: 404 when it does not exist or is private to others.
+GAME = (404, *PARAMS)
+
+
+def _errors(ok: tuple[int, Any], *statuses: int) -> dict[int, Any]:
+    """Response schemas: the ``ok`` (status, schema) pair and ``statuses``, the errors it can give, as problem
+    details (each operation lists only its own, so a client knows what to handle)."""
+    out: dict[int, Any] = dict([ok])
+    for status in sorted(set(statuses)):
         out[status] = ProblemOut
     return out
+
+
+def _check_shape(adapter: TypeAdapter[Any], data: Any) -> None:
+    """Raise 400 ``invalid_request`` (with pydantic's ``errors``, as for the request itself) unless ``data``
+    has the shape ``adapter`` checks."""
+    try:
+        adapter.validate_python(data)
+    except PydanticValidationError as exc:
+        errors = [{"loc": ["body", "move", *(str(p) for p in e["loc"])], "msg": e["msg"]} for e in exc.errors()[:20]]
+        raise Problem(
+            HTTPStatus.BAD_REQUEST,
+            "invalid_request",
+            _("That is not a move of the game's notation."),
+            extra={"errors": errors},
+        ) from None
 
 
 def _user(request: Any) -> User:
@@ -81,7 +109,7 @@ def _with_seats(qs: Any) -> Any:
     return qs.prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
 
 
-@router.get("/me", response=_errors((200, AccountOut)), auth=READ, tags=["account"])
+@router.get("/me", response=_errors((200, AccountOut), *ANY), auth=READ, tags=["account"])
 def me(request: Any) -> dict[str, Any]:
     """The token's user and the token's scopes."""
     user = _user(request)
@@ -94,7 +122,7 @@ def me(request: Any) -> dict[str, Any]:
     }
 
 
-@router.get("/games", response=_errors((200, list[GameOut])), auth=READ, tags=["games"])
+@router.get("/games", response=_errors((200, list[GameOut]), *PARAMS), auth=READ, tags=["games"])
 def my_games(request: Any, status: Game.Status | None = STATUS_FILTER) -> Any:
     """The caller's games (a seat at them), newest first, at most 50."""
     user = _user(request)
@@ -104,23 +132,26 @@ def my_games(request: Any, status: Game.Status | None = STATUS_FILTER) -> Any:
     return [game_out(g, user) for g in _with_seats(qs.order_by("-created", "-pk"))[:GAMES_LIMIT]]
 
 
-@router.get("/games/my-move", response=_errors((200, list[GameOut])), auth=READ, tags=["games"])
+@router.get("/games/my-move", response=_errors((200, list[GameOut]), *ANY), auth=READ, tags=["games"])
 def my_move_games(request: Any) -> Any:
     """Running games where the caller owes a decision, the oldest deadline first (the lobby's "your move")."""
     user = _user(request)
     return [game_out(g, user) for g in _with_seats(selectors.my_move_games(user))]
 
 
-@router.get("/games/open", response=_errors((200, list[GameOut])), auth=READ, tags=["games"])
+@router.get("/games/open", response=_errors((200, list[GameOut]), *ANY), auth=READ, tags=["games"])
 def open_games(request: Any) -> Any:
     """Open games the caller may join or watch (invitations included), newest first."""
     user = _user(request)
     return [game_out(g, user) for g in _with_seats(selectors.open_games(user))]
 
 
-@router.post("/games", response=_errors((201, GameOut)), auth=PLAY, tags=["games"])
+@router.post("/games", response=_errors((201, GameOut), 422, *PARAMS), auth=PLAY, tags=["games"])
 def create_game(request: Any, body: CreateGameIn) -> Any:
-    """Create a game; the caller takes the first seat. It starts once full (at once, with bots in the other seats)."""
+    """Create a game and take a seat at it. It starts once full (at once, with bots in the other seats).
+
+    The start deals the seats in a random order: ``my_seat`` says which is yours.
+    """
     user = _user(request)
     per_move = timedelta(seconds=body.time_per_move)
     if per_move not in services.TIME_CONTROLS:
@@ -163,7 +194,7 @@ def create_game(request: Any, body: CreateGameIn) -> Any:
     return Status(HTTPStatus.CREATED, game_out(visible_game(game.pk, user), user))
 
 
-@router.post("/games/{game_id}/join", response=_errors((200, GameOut)), auth=PLAY, tags=["games"])
+@router.post("/games/{game_id}/join", response=_errors((200, GameOut), 409, *GAME), auth=PLAY, tags=["games"])
 def join_game(request: Any, game_id: int = GameId) -> Any:
     """Take a seat at an open game; the game starts when the last seat is taken."""
     user = _user(request)
@@ -172,23 +203,38 @@ def join_game(request: Any, game_id: int = GameId) -> Any:
     return game_out(visible_game(game_id, user), user)
 
 
-@router.post("/games/{game_id}/leave", response=_errors((204, None)), auth=PLAY, tags=["games"])
+@router.post("/games/{game_id}/leave", response=_errors((204, None), 409, *GAME), auth=PLAY, tags=["games"])
 def leave_game(request: Any, game_id: int = GameId) -> Any:
-    """Give up a seat at a game that has not started (its creator cancels it on the site instead)."""
+    """Give up a seat at a game that has not started (its creator cancels it instead: ``POST .../cancel``)."""
     user = _user(request)
     visible_game(game_id, user)
     services.game_leave(game_id=game_id, user=user)
     return Status(HTTPStatus.NO_CONTENT, None)
 
 
-@router.get("/games/{game_id}", response=_errors((200, GameStateOut)), auth=READ, tags=["play"])
+@router.post("/games/{game_id}/cancel", response=_errors((200, GameOut), 409, *GAME), auth=PLAY, tags=["games"])
+def cancel_game(request: Any, game_id: int = GameId) -> Any:
+    """Cancel a game you created that has not started (status ``aborted``); the others seated are told.
+
+    403 ``cannot_join`` when you did not create it; 409 ``game_not_active``
+    once it started (resign on the site instead).
+    """
+    user = _user(request)
+    visible_game(game_id, user)
+    services.game_cancel(game_id=game_id, user=user)
+    return game_out(visible_game(game_id, user), user)
+
+
+@router.get("/games/{game_id}", response=_errors((200, GameStateData), *GAME), auth=READ, tags=["play"])
 def game_state(request: Any, game_id: int = GameId) -> Any:
     """The game as the caller may see it: the engine's view for their seat, the decision they owe, their legal moves."""
     user = _user(request)
     return state_out(visible_game(game_id, user), user)
 
 
-@router.post("/games/{game_id}/moves", response=_errors((200, GameStateOut)), auth=PLAY, tags=["play"])
+@router.post(
+    "/games/{game_id}/moves", response=_errors((200, GameStateData), 409, 422, *GAME), auth=PLAY, tags=["play"]
+)
 def make_move(request: Any, body: MoveIn, game_id: int = GameId) -> Any:
     """Make a move for the position ``expected_seq``.
 
@@ -215,7 +261,31 @@ def make_move(request: Any, body: MoveIn, game_id: int = GameId) -> Any:
     return state_out(game, user, snap=snap)
 
 
-@router.post("/games/{game_id}/undo", response=_errors((200, GameStateOut)), auth=PLAY, tags=["play"])
+@router.post(
+    "/games/{game_id}/choices", response=_errors((200, ChoicesData), 409, 422, *GAME), auth=READ, tags=["play"]
+)
+def choices(request: Any, body: ChoicesIn, game_id: int = GameId) -> Any:
+    """What may come next in a Domaine move you are building: the key to fill (``part``) and its legal values.
+
+    Send the move so far (``{"act": "play", "card": "A1", "option": 0}``,
+    then with the parts chosen); ``part`` null means nothing more can be
+    added. A play's parts may be left shorter than the card allows. 403
+    ``not_your_move`` unless you owe the move; 422 ``illegal_move`` when the
+    move so far already breaks a rule (``detail`` says which), or the game's
+    moves have no parts (Dominion). Changes nothing.
+    """
+    user = _user(request)
+    game = visible_game(game_id, user)
+    draft = dict(body.move)
+    try:
+        check_plain(draft)
+    except (ValueError, TypeError):
+        raise Problem(HTTPStatus.BAD_REQUEST, "invalid_request", _("That move cannot be read.")) from None
+    _check_shape(DRAFT, draft)
+    return move_choices(game, user, draft)
+
+
+@router.post("/games/{game_id}/undo", response=_errors((200, GameStateData), 409, 422, *GAME), auth=PLAY, tags=["play"])
 def undo(request: Any, body: UndoIn, game_id: int = GameId) -> Any:
     """Take back your last move in your turn, as the game page's Undo does (``games.undo``).
 
@@ -235,7 +305,12 @@ def undo(request: Any, body: UndoIn, game_id: int = GameId) -> Any:
     return state_out(visible_game(game_id, user), user)
 
 
-@router.post("/games/{game_id}/undo/{request_id}", response=_errors((200, GameStateOut)), auth=PLAY, tags=["play"])
+@router.post(
+    "/games/{game_id}/undo/{request_id}",
+    response=_errors((200, GameStateData), 409, 422, *GAME),
+    auth=PLAY,
+    tags=["play"],
+)
 def undo_answer(request: Any, body: UndoAnswerIn, game_id: int = GameId, request_id: int = RequestId) -> Any:
     """Allow (``agree``) or refuse another player's open request to take back moves.
 
@@ -268,7 +343,7 @@ def _chat_out(m: ChatMessage) -> dict[str, Any]:
     }
 
 
-@router.get("/games/{game_id}/chat", response=_errors((200, list[ChatOut])), auth=READ, tags=["chat"])
+@router.get("/games/{game_id}/chat", response=_errors((200, list[ChatOut]), *GAME), auth=READ, tags=["chat"])
 def chat_read(
     request: Any,
     game_id: int = GameId,
@@ -280,7 +355,7 @@ def chat_read(
     return [_chat_out(m) for m in _visible_chat(game, user).filter(pk__gt=after).order_by("pk")[:CHAT_LIMIT]]
 
 
-@router.post("/games/{game_id}/chat", response=_errors((201, ChatOut)), auth=CHAT, tags=["chat"])
+@router.post("/games/{game_id}/chat", response=_errors((201, ChatOut), *GAME), auth=CHAT, tags=["chat"])
 def chat_post(request: Any, body: ChatIn, game_id: int = GameId) -> Any:
     """Post a chat line (one line of plain text, at most 500 characters)."""
     user = _user(request)
@@ -293,14 +368,14 @@ def chat_post(request: Any, body: ChatIn, game_id: int = GameId) -> Any:
     return Status(HTTPStatus.CREATED, _chat_out(message))
 
 
-@router.get("/games/{game_id}/record", response=_errors((200, dict[str, Any])), auth=READ, tags=["games"])
+@router.get("/games/{game_id}/record", response=_errors((200, dict[str, Any]), 409, *GAME), auth=READ, tags=["games"])
 def game_record(request: Any, game_id: int = GameId) -> Any:
     """A finished game's record: options, seed, every move and the result (as the site's record.json)."""
     user = _user(request)
     return services.game_record(visible_game(game_id, user))
 
 
-@router.get("/events", response=_errors((200, EventsOut)), auth=READ, tags=["events"])
+@router.get("/events", response=_errors((200, EventsOut), *PARAMS), auth=READ, tags=["events"])
 def events(
     request: Any,
     after: int | None = Query(
@@ -331,7 +406,7 @@ def events(
     return {"events": out, "cursor": rows[-1].pk if rows else after, "poll_after": 0 if rows else poll_after}
 
 
-@router.get("/players/{username}", response=_errors((200, ProfileOut)), auth=READ, tags=["players"])
+@router.get("/players/{username}", response=_errors((200, ProfileOut), 404, *PARAMS), auth=READ, tags=["players"])
 def profile(request: Any, username: PlainStr = USERNAME) -> Any:
     """A player's public profile: their standing on each ladder."""
     owner = User.objects.filter(username=username, deleted__isnull=True).first()
@@ -358,7 +433,7 @@ def profile(request: Any, username: PlainStr = USERNAME) -> Any:
     }
 
 
-@router.get("/ladders/{kind}", response=_errors((200, LadderOut)), auth=READ, tags=["players"])
+@router.get("/ladders/{kind}", response=_errors((200, LadderOut), 404, *PARAMS), auth=READ, tags=["players"])
 def ladder(
     request: Any,
     kind: PlainStr = LADDER_KIND,

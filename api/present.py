@@ -11,7 +11,11 @@ from django.utils.translation import gettext as _
 
 from api.problems import Problem
 from games import selectors
+from games.engine.core import IllegalMove
+from games.engine.domaine.cards import CARDS as DOMAINE_CARDS
+from games.i18n import refusal_text
 from games.models import Game, Seat
+from games.replay import engine_for
 from games.undo import open_request
 from games.viewing import seat_view
 
@@ -83,27 +87,123 @@ def game_out(game: Game, user: User) -> dict[str, Any]:
     }
 
 
+def owed_decision(engine: Any, state: Any, seat: int) -> dict[str, Any] | None:
+    """The decision ``seat`` owes in ``state`` (``engine.pending``), as JSON data, or None.
+
+    An answer asked of the seat (a discard, a gain, a yes/no) comes before
+    its turn ("turn": any turn move), as the engines' ``legal_moves`` take
+    them. Only the seat's own decision is returned, so it may carry the
+    seat's own hand (Domaine's "play" lists it as options).
+    """
+    mine = [d for d in engine.pending(state) if d.player == seat]
+    mine.sort(key=lambda d: d.kind == "turn")
+    return mine[0].to_dict() if mine else None
+
+
 def state_out(game: Game, user: User, *, snap: Snapshot | None = None) -> dict[str, Any]:
-    """A game as ``GameStateOut`` for ``user``: the engine's view for their seat, as the game page draws it."""
+    """A game as ``gameshapes.GameState`` for ``user``: the engine's view for their seat, as the game page draws it."""
     seat = selectors.seat_for(game, user)
     shown = seat_view(game, seat, snap=snap, with_legal=True)  # may freeze a game whose log no longer replays
     summary = game_out(game, user)
     view = shown.view
     decision = None
-    if view is not None and summary["my_move"]:
-        if "decision" in view:
-            decision = view["decision"]
-        else:  # Domaine lists the open decisions, each already filtered for this viewer
-            decision = next((d for d in view.get("pending", []) if d.get("player") == summary["my_seat"]), None)
+    if view is not None and summary["my_move"] and shown.snapshot is not None:
+        decision = owed_decision(engine_for(game), shown.snapshot.state, summary["my_seat"])
     asked = open_request(game) if game.is_active else None
-    return {
+    legal = shown.legal if summary["my_move"] else []
+    out: dict[str, Any] = {
+        "kind": game.kind,
         "game": summary,
         "view": view,
         "decision": decision,
-        "legal": shown.legal if summary["my_move"] else [],
+        "legal": legal,
         "undo_request": (
             {"id": asked.pk, "seat": asked.seat, "count": asked.count, "agreed": list(asked.agreed)}
             if asked is not None
             else None
         ),
     }
+    if game.kind == "domaine":
+        plays: list[dict[str, Any]] = []
+        if legal and shown.snapshot is not None:
+            out["legal"], plays = domaine_plays(engine_for(game), shown.snapshot.state, summary["my_seat"], legal)
+        out["plays"] = plays
+    return out
+
+
+def domaine_plays(
+    engine: Any, state: Any, seat: int, legal: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Domaine's legal moves in a form a client can use: ``(legal, plays)``.
+
+    The engine lists each play of a card by its first part (one border, one
+    knight, ...): hundreds of near-identical moves. Here ``legal`` keeps the
+    whole moves (sells, takes, setup placements) and each play with no part
+    (legal too: an action may be left unused), and ``plays`` has one entry
+    per card and option: its action, how many placements it makes, its cost,
+    and its first part with the legal values (``engine.targets``), from which
+    a client builds a full play (``POST /games/{id}/choices`` for the next parts).
+    """
+    bare = [m for m in legal if m.get("act") != "play" or set(m) == {"act", "card", "option"}]
+    plays = []
+    for move in bare:
+        if move.get("act") != "play":
+            continue
+        card = DOMAINE_CARDS[move["card"]]
+        action = card.actions[move["option"]]
+        plays.append(
+            {
+                "card": move["card"],
+                "option": move["option"],
+                "action": action.kind,
+                "count": action.n,
+                "cost": card.cost,
+                "next": engine.targets(state, seat, move),
+            }
+        )
+    return bare, plays
+
+
+def move_choices(game: Game, user: User, draft: dict[str, Any]) -> dict[str, Any]:
+    """What may come next in ``draft``, a move ``user`` is building in ``game`` (``engine.targets``).
+
+    Returns ``{"part": key or None, "remaining": n, "choices": [...]}``.
+
+    Raises:
+        Problem: 409 the game is not running; 403 the user owes no move;
+            422 the draft already breaks a rule, or the game's moves have no
+            parts (its engine has no ``targets``). Nothing is changed.
+    """
+    if not game.is_active:
+        raise Problem(HTTPStatus.CONFLICT, "game_not_active", _("This game is not in progress."))
+    seat = selectors.seat_for(game, user)
+    if seat is None:
+        raise Problem(HTTPStatus.FORBIDDEN, "not_your_move", _("You are not playing in this game."))
+    if seat.given_up or seat.position not in game.to_act:
+        raise Problem(HTTPStatus.FORBIDDEN, "not_your_move", _("It is not your move."))
+    engine = engine_for(game)
+    shown = seat_view(game, seat)
+    if not hasattr(engine, "targets") or shown.snapshot is None:
+        raise Problem(
+            HTTPStatus.UNPROCESSABLE_ENTITY,
+            "illegal_move",
+            _("This game's moves are made whole: there are no parts to build."),
+            extra={"reason": "no_parts"},
+        )
+    try:
+        return engine.targets(shown.snapshot.state, seat.position, draft)
+    except IllegalMove as exc:
+        raise Problem(
+            HTTPStatus.UNPROCESSABLE_ENTITY,
+            "illegal_move",
+            refusal_text(exc.reason, exc.code),
+            extra={"reason": exc.code},
+        ) from None
+    except (KeyError, TypeError, ValueError, IndexError):
+        # An engine should answer odd input with IllegalMove; if one does not, the draft is still refused.
+        raise Problem(
+            HTTPStatus.UNPROCESSABLE_ENTITY,
+            "illegal_move",
+            _("That move cannot be read."),
+            extra={"reason": "malformed"},
+        ) from None

@@ -21,6 +21,7 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from games import services
+from games.i18n import refusal_text
 
 CONTENT_TYPE = "application/problem+json"
 #: Every API answer is about its token's user: no shared cache keeps it, nor the client's disk.
@@ -123,7 +124,13 @@ def from_service_error(exc: Exception) -> Problem:
     if isinstance(exc, services.StaleMove):
         return Problem(HTTPStatus.CONFLICT, "stale_move", str(exc), extra={"current_seq": exc.current_seq})
     if isinstance(exc, services.IllegalMove):
-        return Problem(HTTPStatus.UNPROCESSABLE_ENTITY, "illegal_move", exc.reason, extra={"reason": exc.code})
+        # The engines speak English; the reader gets the sentence in the request's language, as on the page.
+        return Problem(
+            HTTPStatus.UNPROCESSABLE_ENTITY,
+            "illegal_move",
+            refusal_text(exc.reason, exc.code),
+            extra={"reason": exc.code},
+        )
     if isinstance(exc, services.InvalidOptions):
         return Problem(HTTPStatus.UNPROCESSABLE_ENTITY, "invalid_options", str(exc))
     if isinstance(exc, services.NotYourMove):

@@ -6,8 +6,9 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from ninja import Field, Schema
-from pydantic import AfterValidator
+from pydantic import AfterValidator, WithJsonSchema
 
+from games.engine.registry import ENGINE_MODULES, bots_of
 from games.plainjson import check_plain
 
 
@@ -51,7 +52,10 @@ class AccountOut(Schema):
 class SeatOut(Schema):
     """A seat at a game."""
 
-    seat: int = Field(description="The engine's seat index (join order until the game starts).")
+    seat: int = Field(
+        description="The engine's seat index. Until the start it is the join order; the start deals the seats "
+        "in a random order (so the creator may play second): read my_seat once the game is active."
+    )
     name: str
     username: str | None = Field(description="The player's username; null for a bot seat or a deleted account.")
     bot: str | None = Field(description="The site's bot playing the seat (from the start, or since a forfeit).")
@@ -62,12 +66,24 @@ class SeatOut(Schema):
     deadline: datetime | None = Field(description="When this seat's open decision times out (UTC).")
 
 
+#: A game's status: open (waiting for players), active, finished, aborted (cancelled) or frozen (stopped for
+#: a moderator: its log no longer replays).
+GameStatus = Literal["open", "active", "finished", "aborted", "frozen"]
+
+#: The games the site offers. Described as an enumeration in the schema; read as a string so that a game
+#: kind without a line here (the tests' own fake game) is still sent rather than refused.
+GameKind = Annotated[str, WithJsonSchema({"type": "string", "enum": ["dominion", "domaine"]})]
+
+#: What an event of the stream says happened (docs/api.md, "The event stream").
+StreamKind = Literal["started", "move", "your_move", "forfeit", "game_over", "cancelled", "chat", "undo_asked"]
+
+
 class GameOut(Schema):
     """A game as a list shows it."""
 
     id: int
-    kind: str
-    status: str = Field(description="open, active, finished, aborted or frozen.")
+    kind: GameKind
+    status: GameStatus = Field(description="open, active, finished, aborted (cancelled) or frozen (stopped).")
     rated: bool
     private: bool
     max_players: int
@@ -77,7 +93,9 @@ class GameOut(Schema):
     my_seat: int | None = Field(description="The caller's seat, or null.")
     my_move: bool = Field(description="Whether the caller owes a decision now.")
     time_per_move: int = Field(description="Seconds per decision (a Fischer clock's starting bank).")
-    clock: str
+    clock: Literal["move", "fischer"] = Field(
+        description="move: a fixed time per decision; fischer: a bank of time_per_move, plus an increment per move."
+    )
     created: datetime
     started: datetime | None
     finished: datetime | None
@@ -93,39 +111,30 @@ class UndoRequestOut(Schema):
     agreed: list[int] = Field(description="The seats that allowed it so far.")
 
 
-class GameStateOut(Schema):
-    """A game as the caller may see it: the engine's view for the caller's seat (or a spectator's)."""
-
-    game: GameOut
-    view: dict[str, Any] | None = Field(
-        description="The engine's view for this viewer: another player's hand is never in it. Null before the start."
-    )
-    decision: dict[str, Any] | None = Field(description="The decision the caller owes now, or null.")
-    legal: list[dict[str, Any]] = Field(
-        description="The caller's legal moves now (Domaine plays by their first part), [] unless it is their move."
-    )
-    undo_request: UndoRequestOut | None = Field(
-        None, description="A player's open request to take back moves, which ends with the next move; or null."
-    )
-
-
 #: The time controls the site offers, in seconds (``games.services.TIME_CONTROLS``).
 TimeControl = Literal[3600, 14400, 43200, 86400, 172800, 259200, 432000, 604800, 1209600]
 
 
 class CreateGameIn(Schema):
-    """A new game; the caller takes the first seat."""
+    """A new game; the caller takes a seat (which one is dealt at the start: see ``my_seat``)."""
 
     kind: Literal["dominion", "domaine"]
     players: int = Field(2, ge=2, le=4)
-    time_per_move: TimeControl = Field(86400, description="Seconds per decision: one of the site's time controls.")
+    time_per_move: TimeControl = Field(
+        86400,
+        description="Seconds per decision: one of the site's time controls (any other value is 400 invalid_request).",
+    )
     rated: bool = False
     private: bool = False
     invited: list[PlainStr] = Field(
         default_factory=list, max_length=10, description="Usernames invited (private games)."
     )
     bots: list[PlainStr] = Field(
-        default_factory=list, max_length=3, description="The site's bots for the other seats (smart, big_money)."
+        default_factory=list,
+        max_length=3,
+        description="The site's bots for the other seats, by name. "
+        + "; ".join(f"{kind}: {', '.join(sorted(bots_of(kind)))}" for kind in ENGINE_MODULES)
+        + ". A game with bots is never rated.",
     )
     kingdom: PlainStr | list[PlainStr] = Field(
         "random", description="Dominion: random, a recommended set's name, or 10 card names. Ignored for Domaine."
@@ -135,7 +144,9 @@ class CreateGameIn(Schema):
 class MoveIn(Schema):
     """A move in the notation of the game's rules (``act`` and its parts), for the position ``expected_seq``."""
 
-    move: dict[str, Any] = Field(description='The move, e.g. {"act": "buy", "card": "Silver"}.')
+    move: Annotated[dict[str, Any], WithJsonSchema({"x-herald-shape": "Move"})] = Field(
+        description='The move, in the notation of its game (the guide), e.g. {"act": "buy", "card": "Silver"}.'
+    )
     expected_seq: int = Field(ge=0, le=2**31 - 1, description="The game's last_seq the move was chosen for.")
 
 
@@ -176,7 +187,7 @@ class StreamEventOut(Schema):
     """Something happened in one of the caller's games; read the game for what."""
 
     id: int = Field(description="The cursor: send the last one seen as ?after=.")
-    kind: str = Field(description="started, move, your_move, forfeit, game_over, cancelled, chat or undo_asked.")
+    kind: StreamKind = Field(description="What happened (docs/api.md, “The event stream”).")
     game: int
     seq: int
     data: dict[str, Any]
@@ -196,7 +207,7 @@ class EventsOut(Schema):
 class StandingOut(Schema):
     """A player's standing on one ladder."""
 
-    kind: str
+    kind: GameKind
     rating: int | None
     provisional: bool
     games: int
@@ -228,7 +239,15 @@ class LadderRowOut(Schema):
 class LadderOut(Schema):
     """A page of a leaderboard."""
 
-    kind: str
+    kind: GameKind
     page: int
     pages: int
     rows: list[LadderRowOut]
+
+
+class ChoicesIn(Schema):
+    """A move being built (Domaine): what may come next in it."""
+
+    move: Annotated[dict[str, Any], WithJsonSchema({"x-herald-shape": "DomaineDraft"})] = Field(
+        description='The move so far, e.g. {"act": "play", "card": "A1", "option": 0, "borders": ["C7-C8"]}.'
+    )

@@ -5,12 +5,14 @@ from __future__ import annotations
 from django.urls import path
 from django.views.generic import RedirectView
 
-from api import views
+from api import guide, views
 from api.v1 import api
 
 urlpatterns = [
     # The bare address is where a reader of docs/api.md tries first: send them to the browsable docs.
     path("api/v1/", RedirectView.as_view(pattern_name="api:openapi-view", permanent=False), name="api_root"),
+    path("api/v1/guide/", guide.guide, name="api_guide_index"),
+    path("api/v1/guide/<slug:name>/", guide.guide, name="api_guide"),
     path("api/v1/", api.urls),
     path("settings/api/tokens", views.token_create, name="api_token_create"),
     path("settings/api/tokens/<int:token_id>/revoke", views.token_revoke, name="api_token_revoke"),

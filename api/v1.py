@@ -12,12 +12,14 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI
 
-from api import problems
+from api import gameshapes, problems
 from api.endpoints import router
+from api.seeks import router as seeks_router
 
 
 class HeraldAPI(NinjaAPI):
-    """NinjaAPI whose schema documents errors as problem details, and whose answers no cache keeps."""
+    """NinjaAPI whose schema documents errors as problem details and types the games' shapes, and whose answers
+    no cache keeps."""
 
     def create_response(self, request: HttpRequest, data: Any, *args: Any, **kwargs: Any) -> HttpResponse:
         """Ninja's response, marked ``private, no-store``: it is about the token's user."""
@@ -26,8 +28,12 @@ class HeraldAPI(NinjaAPI):
         return response
 
     def get_openapi_schema(self, *args: Any, **kwargs: Any) -> Any:
-        """The generated schema, with every 4xx response's body as ``application/problem+json``."""
+        """The generated schema, with the games' shapes (``api.gameshapes``) among its components, and every 4xx
+        response's body as ``application/problem+json``."""
         schema = super().get_openapi_schema(*args, **kwargs)
+        # The games' shapes (moves, views, decisions, states), which the operations refer to by name.
+        schema.setdefault("components", {}).setdefault("schemas", {}).update(gameshapes.components())
+        gameshapes.link(schema)
         for item in schema.get("paths", {}).values():
             for operation in item.values():
                 for status, response in operation.get("responses", {}).items():
@@ -47,7 +53,8 @@ api = HeraldAPI(
     description=(
         "Play Dominion and Domaine by correspondence from your own client or bot. "
         "Authenticate with a personal access token (Settings → API tokens): `Authorization: Bearer <token>`. "
-        "Errors are RFC 9457 problem details. See docs/api.md."
+        "Errors are RFC 9457 problem details. The guide (/api/v1/guide/) explains the API, "
+        "and each game's moves, views and decisions."
     ),
     urls_namespace="api",
     docs_url="/docs",
@@ -55,3 +62,4 @@ api = HeraldAPI(
 )
 problems.install(api)
 api.add_router("/", router)
+api.add_router("/", seeks_router)

@@ -33,17 +33,33 @@ Kind = Notification.Kind
 
 #: Renderers of the kinds written by apps above games (``register_content``): kind -> function.
 _renderers: dict[str, Callable[[Notification], dict[str, Any]]] = {}
+#: Their checks of whether a row still makes sense at sending time: kind -> function.
+_relevance: dict[str, Callable[[Notification], bool]] = {}
 
 
-def register_content(kind: str, renderer: Callable[[Notification], dict[str, Any]]) -> None:
+def register_content(
+    kind: str,
+    renderer: Callable[[Notification], dict[str, Any]],
+    relevant: Callable[[Notification], bool] | None = None,
+) -> None:
     """Let an app above games word the emails of ``kind`` (call from its ``AppConfig.ready``).
 
     ``renderer(notification)`` runs with the recipient's language and time
     zone active and returns ``{"subject", "lines", "games"}`` as
     :func:`content_for` does. Correspondence thus sends a tournament's
-    emails without importing the tournaments app.
+    emails without importing the tournaments app. ``relevant(notification)``,
+    if given, is asked just before sending: False skips the row (a rematch
+    offer that lapsed or started meanwhile).
     """
     _renderers[kind] = renderer
+    if relevant is not None:
+        _relevance[kind] = relevant
+
+
+def still_relevant(n: Notification) -> bool:
+    """False if the app that wrote ``n`` says it no longer applies (``register_content``); True otherwise."""
+    check = _relevance.get(n.kind)
+    return check is None or check(n)
 
 
 def game_title_of(game: Game) -> str:

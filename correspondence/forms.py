@@ -24,6 +24,8 @@ class NotificationSettingsForm(forms.ModelForm):
             "cancelled",
             "chat",
             "tournament",
+            "seek_expired",
+            "rematch",
             "push",
         ]
         widgets = {"your_move": forms.RadioSelect}

@@ -29,8 +29,9 @@ class Notification(models.Model):
             a timeout).
         status: ``pending`` until sent, ``sending`` while a sender has
             claimed it (``claimed_at``), ``digest`` while waiting for the
-            daily digest, ``sent``, ``skipped`` (no longer relevant, or
-            turned off by the user) or ``failed`` (given up on).
+            daily digest, ``deferred`` while a "your move" waits because its
+            player has the game open (``games.presence``; tried again later),
+            ``sent``, ``skipped`` (no longer relevant, or turned off by the user) or ``failed`` (given up on).
         created, sent_at: UTC timestamps; ``sent_at`` is set only after the
             mail backend accepted the message.
         claimed_at: UTC, when a sender claimed the row (status ``sending``);
@@ -58,6 +59,10 @@ class Notification(models.Model):
         #: words come from the renderer they registered (``emails.register_content``).
         TOURNAMENT = "tournament", _("News of your tournaments")
         INVITED = "invited", _("You were invited to a game")
+        #: Written by ``matchmaking`` (``outbox.notify_other``, no game: ``seq`` is the seek's id).
+        SEEK_EXPIRED = "seek_expired", _("Your seek expired")
+        #: Written by ``matchmaking``: keyed on the finished game, ``seq`` is the offer's id.
+        REMATCH = "rematch", _("A rematch is offered")
 
     class Channel(models.TextChoices):
         EMAIL = "email", _("Email")
@@ -67,12 +72,16 @@ class Notification(models.Model):
         PENDING = "pending", _("Pending")
         SENDING = "sending", _("Being sent")
         DIGEST = "digest", _("Waiting for the daily digest")
+        DEFERRED = "deferred", _("Waiting: the player has the game open")
         SENT = "sent", _("Sent")
         SKIPPED = "skipped", _("Skipped")
         FAILED = "failed", _("Failed")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="notifications")
+    #: Null for news about no game (an expired seek: ``seq`` then tells the pieces of news apart).
+    game = models.ForeignKey(
+        "games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
+    )
     kind = models.CharField(max_length=20, choices=Kind.choices)
     seq = models.PositiveIntegerField()
     data = models.JSONField(default=dict, blank=True)
@@ -89,13 +98,19 @@ class Notification(models.Model):
             models.UniqueConstraint(
                 fields=["user", "game", "kind", "seq", "channel"], name="notification_once_per_event_channel"
             ),
+            # The same key for news about no game (NULLs are distinct in the constraint above).
+            models.UniqueConstraint(
+                fields=["user", "kind", "seq", "channel"],
+                condition=models.Q(game__isnull=True),
+                name="notification_once_per_news_channel",
+            ),
         ]
         indexes = [
             # The outbox sweep and the digest: only rows still to send.
             models.Index(
                 fields=["status", "created"],
                 name="notification_unsent_idx",
-                condition=models.Q(status__in=["pending", "digest", "sending"]),
+                condition=models.Q(status__in=["pending", "digest", "sending", "deferred"]),
             ),
         ]
 
@@ -110,7 +125,7 @@ class NotificationSettings(models.Model):
         your_move: ``immediate`` (one email per move), ``digest`` (one email
             a day listing the games waiting on you) or ``never``.
         game_started, game_over, time_low, timed_out, cancelled, chat, invited,
-            tournament: on/off per kind (chat is off unless asked for).
+            tournament, seek_expired, rematch: on/off per kind (chat is off unless asked for).
         push: whatever is on above also comes as a browser notification
             (Web Push) on the devices where the user turned them on; with
             the daily digest, each move is still pushed (the digest is how
@@ -136,6 +151,8 @@ class NotificationSettings(models.Model):
     chat = models.BooleanField(_("A chat message while you are away"), default=False)
     tournament = models.BooleanField(_("News of your tournaments (start, rounds, result)"), default=True)
     invited = models.BooleanField(_("Someone invited you to a game"), default=True, db_default=True)
+    seek_expired = models.BooleanField(_("A seek of yours expired with nobody to play"), default=True, db_default=True)
+    rematch = models.BooleanField(_("A player offers a rematch"), default=True, db_default=True)
     push = models.BooleanField(
         _("Also as a notification on the devices where you turned them on"), default=True, db_default=True
     )

@@ -34,12 +34,13 @@ from django.utils.translation import ngettext
 
 from accounts.models import Block
 from accounts.selectors import blockers_among, can_receive_email
-from correspondence.emails import absolute, content_for, game_title_of, message_for, message_id
+from correspondence.emails import absolute, content_for, game_title_of, message_for, message_id, still_relevant
 from correspondence.models import Notification, NotificationSettings, PushSubscription
 from correspondence.preferences import settings_for
 from correspondence.push import push_send
 from games.locking import retry_on_deadlock
 from games.models import ChatMessage, Game, Seat, UndoRequest
+from games.presence import is_present
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +63,7 @@ CHAT_EMAIL_GAP = timedelta(hours=1)
 CLAIM_TIMEOUT = timedelta(minutes=5)
 
 
-def _notify(users: Iterable[Any], game: Game, kind: str, seq: int, data: dict[str, Any] | None = None) -> int:
+def _notify(users: Iterable[Any], game: Game | None, kind: str, seq: int, data: dict[str, Any] | None = None) -> int:
     """Write one pending row per user for this event; an existing row (same key) is kept.
 
     Besides the email row, a ``push`` row for each user with a browser
@@ -79,7 +80,8 @@ def _notify(users: Iterable[Any], game: Game, kind: str, seq: int, data: dict[st
         Notification(user_id=uid, game=game, kind=kind, seq=seq, data=data or {}, channel=Channel.PUSH)
         for uid in ids & pushed
     ]
-    # The unique key (user, game, kind, seq) makes a repeated event a no-op.
+    # The unique key (user, game, kind, seq, channel; without a game: user, kind, seq, channel)
+    # makes a repeated event a no-op.
     Notification.objects.bulk_create(rows, ignore_conflicts=True)
     return len(rows)
 
@@ -174,12 +176,13 @@ def notify_chat(*, message: ChatMessage) -> None:
     _notify(users, message.game, Kind.CHAT, message.pk, {"from": message.user_id, "text": message.text})
 
 
-def notify_other(*, kind: str, users: Iterable[Any], game: Game, seq: int, data: dict[str, Any]) -> int:
+def notify_other(*, kind: str, users: Iterable[Any], game: Game | None, seq: int, data: dict[str, Any]) -> int:
     """Owe an email of a kind an app above games words (``emails.register_content``), e.g. a tournament's.
 
     The row is keyed like every other (user, game, kind, seq), so the same
     news is owed once: ``game`` is the game the news is about (a round's
-    game) and ``seq`` tells the pieces of news apart (a round's number).
+    game), or None for news about no game (an expired seek), and ``seq``
+    tells the pieces of news apart (a round's number, a seek's id).
     Sent, skipped and unsubscribed like the rest. Returns rows written.
     """
     return _notify(users, game, kind, seq, data)
@@ -215,7 +218,10 @@ def notification_send(*, notification_id: int) -> bool:
     with the row's stable Message-ID (``emails.message_id``), hand it to the
     mail backend (``EMAIL_TIMEOUT`` seconds per socket operation), and only
     then mark it sent. Each mark names the claim, so a sender whose claim
-    was taken over marks nothing.
+    was taken over marks nothing. A "your move" whose player has the game
+    open now (``games.presence.is_present``) is marked ``deferred`` instead:
+    the task tries it again a presence TTL later and the sweep every minute,
+    so it goes out once they leave without moving.
 
     A failure counts an attempt, gives the row back (``pending``) and
     re-raises (the task retries with backoff). A sender killed between the
@@ -230,7 +236,9 @@ def notification_send(*, notification_id: int) -> bool:
         Whatever the mail backend raises (``smtplib.SMTPException``, ``OSError``).
     """
     claim = timezone.now()
-    claimable = Q(status=Status.PENDING) | Q(status=Status.SENDING, claimed_at__lt=claim - CLAIM_TIMEOUT)
+    claimable = Q(status__in=[Status.PENDING, Status.DEFERRED]) | Q(
+        status=Status.SENDING, claimed_at__lt=claim - CLAIM_TIMEOUT
+    )
     claimed = retry_on_deadlock(
         lambda: Notification.objects.filter(claimable, pk=notification_id).update(
             status=Status.SENDING, claimed_at=claim
@@ -244,6 +252,9 @@ def notification_send(*, notification_id: int) -> bool:
         why_not = _skip_reason(n)
         if why_not == "digest":
             mine.update(status=Status.DIGEST, claimed_at=None)
+            return False
+        if why_not == "present":
+            mine.update(status=Status.DEFERRED, claimed_at=None)
             return False
         if why_not:
             mine.update(status=Status.SKIPPED, last_error=why_not, claimed_at=None)
@@ -289,8 +300,12 @@ def _skip_reason(n: Notification) -> str:
     if push and not prefs.push:
         return "browser notifications turned off by the user"
     if n.kind == Kind.YOUR_MOVE:
-        if not _still_your_move(n):
+        if not _still_your_move(n, seen_skips=False):
             return "no longer the user's move"
+        if is_present(n.game_id, n.user_id):
+            # They have the game open and see the move there: the email waits, and goes
+            # out once they leave without moving (the row is deferred and tried again).
+            return "present"
         if n.seq == 0 and prefs.game_started:
             return "covered by the game-started email"
         if prefs.your_move == NotificationSettings.YourMove.DIGEST and not push:
@@ -306,6 +321,8 @@ def _skip_reason(n: Notification) -> str:
         return "the request to take moves back is no longer open"
     if n.kind == Kind.TIME_LOW and not _still_your_move(n):
         return "no longer the user's move"
+    if not still_relevant(n):
+        return "no longer relevant"
     return ""
 
 
@@ -319,13 +336,20 @@ def _undo_still_open(n: Notification) -> bool:
     ).exists()
 
 
-def _still_your_move(n: Notification) -> bool:
-    """True while the user still owes the decision ``n`` is about and has not opened the game since."""
+def _still_your_move(n: Notification, *, seen_skips: bool = True) -> bool:
+    """True while the user still owes the decision ``n`` is about and (``seen_skips``) has not opened the game since.
+
+    A "your move" passes ``seen_skips=False``: a player who opened the game
+    and left without moving is told (while they have it open, the row waits:
+    ``games.presence``).
+    """
     if n.game.status != Game.Status.ACTIVE:
         return False
     seat = Seat.objects.filter(game_id=n.game_id, user_id=n.user_id).first()
     if seat is None or seat.bot_played or not seat.owes_move or seat.clock_seq != n.seq:
         return False
+    if not seen_skips:
+        return True
     return not (seat.last_seen and seat.clock_started and seat.last_seen >= seat.clock_started)
 
 

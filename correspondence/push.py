@@ -185,7 +185,12 @@ def payload_for(n: Notification) -> dict[str, Any]:
     with translation.override(n.user.language or settings.LANGUAGE_CODE):
         lines = [str(line) for line in content["lines"]]
     url = content["games"][0][1] if content.get("games") else settings.SITE_URL
-    return {"title": str(content["subject"]), "body": " ".join(lines[:2]), "url": url, "tag": f"game-{n.game_id}"}
+    return {"title": str(content["subject"]), "body": " ".join(lines[:2]), "url": url, "tag": _tag(n)}
+
+
+def _tag(n: Notification) -> str:
+    """The notification's tag: one per game (a newer notice replaces an older one), or per piece of news."""
+    return f"game-{n.game_id}" if n.game_id is not None else f"{n.kind}-{n.seq}"
 
 
 def push_send(n: Notification) -> int:

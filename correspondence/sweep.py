@@ -87,6 +87,7 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
     # sender that died mid-send (notification_send takes those over).
     left = Notification.objects.filter(
         Q(status=Notification.Status.PENDING, created__lte=now - OUTBOX_GRACE)
+        | Q(status=Notification.Status.DEFERRED)  # a "your move" whose player had the game open
         | Q(status=Notification.Status.SENDING, claimed_at__lt=now - outbox.CLAIM_TIMEOUT)
     ).order_by("created")
     for pk in list(left.values_list("pk", flat=True)[: outbox.SWEEP_BATCH]):

@@ -37,8 +37,18 @@ TRANSIENT_MAIL_ERRORS = (smtplib.SMTPException, OSError, ConnectionError, Timeou
     max_retries=8,
 )
 def send_notification(notification_id: int) -> bool:
-    """Send outbox row ``notification_id`` if it is still pending (``outbox.notification_send``)."""
-    return outbox.notification_send(notification_id=notification_id)
+    """Send outbox row ``notification_id`` if it is still pending (``outbox.notification_send``).
+
+    A row deferred because its player has the game open is queued again
+    ``HERALD_PRESENCE_TTL`` seconds on (by then they have left, or are still
+    there and it waits again); with eager tasks (no broker) the sweep run
+    from requests tries it instead, as running it here again would loop.
+    """
+    sent = outbox.notification_send(notification_id=notification_id)
+    deferred = Notification.objects.filter(pk=notification_id, status=Status.DEFERRED)
+    if not sent and not settings.CELERY_TASK_ALWAYS_EAGER and deferred.exists():
+        queue.enqueue(send_notification, notification_id, countdown=settings.HERALD_PRESENCE_TTL)
+    return sent
 
 
 @shared_task(acks_late=True, ignore_result=True)
@@ -70,7 +80,7 @@ def outbox_enqueue(*, game_id: int | None = None, since: datetime | None = None)
         rows = rows.filter(created__gte=since)
     found = list(rows.order_by("pk").values_list("pk", "kind")[: outbox.SWEEP_BATCH])
     # A "your move" waits a little: a player with the game open sees the move by
-    # the page's poll, which marks the seat seen, and then no email is needed.
+    # the page's poll, which keeps them present (games.presence): the email waits while they stay.
     delay = settings.HERALD_YOUR_MOVE_EMAIL_DELAY
     return sum(
         queue.enqueue(send_notification, pk, countdown=delay if kind == Kind.YOUR_MOVE else 0) for pk, kind in found

@@ -6,8 +6,11 @@ reads a game's state, which lists the moves legal for its seat, picks one,
 sends it with the position it was chosen for (``expected_seq``), and waits
 on the event stream until it is its move again. Its strategy is simple and
 lives here, in the client: Big Money with a taste for Actions in Dominion,
-a taker of territory in Domaine. Replace ``choose_dominion`` and
-``choose_domaine`` with something better.
+a taker of territory in Domaine (it builds a play part by part from the
+state's ``plays`` and ``POST /games/{id}/choices``). Replace
+``choose_dominion`` and ``choose_domaine`` with something better. Every
+field it reads is in the guide the site serves at ``/api/v1/guide/`` (the
+API, and each game's moves, views and decisions).
 
     python examples/herald_bot.py --url http://127.0.0.1:8000 --token hrld_... --game 42
     python examples/herald_bot.py --url http://127.0.0.1:8000 --token hrld_...   # every game, until stopped
@@ -96,7 +99,7 @@ def choose_dominion(state: dict[str, Any], rng: random.Random) -> dict[str, Any]
     """Pick a Dominion move from ``state["legal"]``."""
     view, legal, decision = state["view"], state["legal"], state["decision"]
     costs = _costs(view)
-    if decision is not None:
+    if decision is not None and decision["kind"] != "turn":  # an answer is asked (a discard, a gain, ...)
         if decision["answer"] == "yes_no":
             return {"act": "yes"} if {"act": "yes"} in legal else legal[0]
         if decision["answer"] == "gain":
@@ -139,19 +142,37 @@ def choose_dominion(state: dict[str, Any], rng: random.Random) -> dict[str, Any]
 
 # --- Domaine: claim land when it can, sell otherwise, draw from the deck ---------------------------
 
+#: The parts of a play that take a list of values (the others take one value).
+LIST_PARTS = ("borders", "knights", "squares")
 
-def choose_domaine(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """Pick a Domaine move from ``state["legal"]`` (plays are listed by their first part)."""
+
+def build_play(api: Herald, game_id: int, option: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A full Domaine play from one entry of the state's ``plays``: its first part from ``next``, then each
+    further part from ``POST /games/{id}/choices``, a random legal value each time, until none is left."""
+    move: dict[str, Any] = {"act": "play", "card": option["card"], "option": option["option"]}
+    step = option["next"]
+    while step["part"] is not None and step.get("choices"):
+        value = rng.choice(step["choices"])
+        if step["part"] in LIST_PARTS:
+            move.setdefault(step["part"], []).append(value)
+        else:
+            move[step["part"]] = value
+        step = api.post(f"/games/{game_id}/choices", {"move": move})
+    if step["part"] in ("knight", "with") and not step.get("choices"):
+        # A desertion or an alliance names both its squares or neither: with no second one, play it bare.
+        return {"act": "play", "card": option["card"], "option": option["option"]}
+    return move
+
+
+def choose_domaine(api: Herald, game_id: int, state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """Pick a Domaine move: a play with parts (built from ``state["plays"]``) when it has one, else a sale,
+    else a whole move from ``state["legal"]`` (setup placements, takes)."""
     legal, decision = state["legal"], state["decision"]
     kind = decision["kind"] if decision else ""
     if kind == "play":
-        plays = [
-            m
-            for m in legal
-            if m["act"] == "play" and any(v for k, v in m.items() if k not in ("act", "card", "option"))
-        ]
-        if plays:
-            return rng.choice(plays)
+        useful = [p for p in state["plays"] if p["next"]["part"] is not None and p["next"].get("choices")]
+        if useful:
+            return build_play(api, game_id, rng.choice(useful), rng)
         sells = [m for m in legal if m["act"] == "sell"]
         return rng.choice(sells or legal)
     if kind == "take":
@@ -159,7 +180,12 @@ def choose_domaine(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return rng.choice(legal)
 
 
-STRATEGIES = {"dominion": choose_dominion, "domaine": choose_domaine}
+def choose_dominion_move(api: Herald, game_id: int, state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """Dominion's moves are whole: pick one of ``state["legal"]``."""
+    return choose_dominion(state, rng)
+
+
+STRATEGIES = {"dominion": choose_dominion_move, "domaine": choose_domaine}
 
 
 # --- Playing ---------------------------------------------------------------------------------------
@@ -172,7 +198,7 @@ def play_turns(api: Herald, game_id: int, rng: random.Random, log: Any) -> dict[
         game = state["game"]
         if not game["my_move"] or not state["legal"]:
             return state
-        move = STRATEGIES[game["kind"]](state, rng)
+        move = STRATEGIES[game["kind"]](api, game_id, state, rng)
         try:
             api.post(f"/games/{game_id}/moves", {"move": move, "expected_seq": game["last_seq"]})
             print(f"game {game_id}: {json.dumps(move)}", file=log)

@@ -37,6 +37,8 @@ def game_create_arranged(
     clock: str = Game.Clock.MOVE,
     increment: timedelta = timedelta(0),
     announced_by: str = "",
+    shuffle: bool = False,
+    private: bool = False,
 ) -> Game:
     """Create and start a game with exactly ``players``, seated in the order given (seat 0 moves first).
 
@@ -44,7 +46,7 @@ def game_create_arranged(
     filled at once, blocks between the players do not refuse the game (an
     organiser paired them, as a club's pairing card would), and the seat
     order is kept (a tournament gives colours). The game has no creator
-    (nobody may cancel it as its creator) and is public. Runs in one
+    (nobody may cancel it as its creator) and is public unless ``private``. Runs in one
     transaction; publishes ``GameStarted`` with nobody as its starter, so
     every player gets the "game started" email, unless the arranger tells
     them itself (``announced_by``, e.g. a tournament's round email).
@@ -59,6 +61,9 @@ def game_create_arranged(
         increment: a Fischer clock's increment.
         announced_by: the kind of notice in which the arranger announces the
             start (``events.GameStarted.announced_by``); "" for none.
+        shuffle: draw the seat order at the start, as a lobby game does
+            (the matcher's tables), instead of keeping the order given.
+        private: only the seated players may watch (a rematch of a private game).
 
     Returns:
         The Game, active.
@@ -80,13 +85,13 @@ def game_create_arranged(
             players=len(users),
             creator=None,
             rated=rated,
-            private=False,
+            private=private,
             time_per_move=time_per_move,
             clock=clock,
             increment=increment,
         )
         Seat.objects.bulk_create(Seat(game=game, position=i, user=u) for i, u in enumerate(users))
-        game_start_locked(game, engine, started_by=None, shuffle=False, announced_by=announced_by)
+        game_start_locked(game, engine, started_by=None, shuffle=shuffle, announced_by=announced_by)
     return game
 
 

@@ -21,6 +21,7 @@ __all__ = [
     "InvalidOptions",
     "LockTimeout",
     "NotYourMove",
+    "NoteRefused",
     "ServiceError",
     "StaleMove",
 ]
@@ -68,3 +69,7 @@ class AccountRestricted(NotYourMove):
 
 class ChatRefused(ServiceError):
     """The user is muted or banned (``moderation``): no chat."""
+
+
+class NoteRefused(ServiceError):
+    """A private note that cannot be kept: too long, or its writer has no seat in the game."""

@@ -86,6 +86,7 @@ _REFUSALS: list[tuple[str, str, str]] = [
     ("malformed", r"Say which card to play\.", gettext_noop("Say which card to play.")),
     ("malformed", r"Say which card to buy\.", gettext_noop("Say which card to buy.")),
     ("malformed", r"Say which card to gain\.", gettext_noop("Say which card to gain.")),
+    ("malformed", r"Unknown move .*|'cards' must be a list of card names\.", gettext_noop("That move cannot be read.")),
     ("game_over", r"The game is over\.", gettext_noop("The game is over.")),
     ("answered", r"You have answered already; .*", gettext_noop("You have answered already; waiting for the others.")),
     ("not_your_decision", r".*", gettext_noop("It is not your decision: waiting for another player.")),

@@ -111,7 +111,11 @@ def game_create(
         known = engine_bots(engine)
         unknown = [b for b in bots if b not in known]
         if unknown:
-            raise InvalidOptions(_("Unknown bot: %(name)s.") % {"name": ", ".join(unknown)})
+            # Name the ones there are: a client that guessed a name learns the right ones from the refusal.
+            raise InvalidOptions(
+                _("Unknown bot: %(name)s. This game's bots: %(known)s.")
+                % {"name": ", ".join(unknown), "known": ", ".join(sorted(known))}
+            )
         if rated:
             raise InvalidOptions(_("Games with bots cannot be rated."))
     if rated and not has_verified_email(creator):

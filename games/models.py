@@ -158,7 +158,9 @@ class Seat(models.Model):
         warn_at: when 80% of the move's time is used (UTC); cleared once the
             warning is queued.
         bank: a Fischer clock's bank while it is not running.
-        last_seen: when the seat's user last opened the game page (UTC).
+        last_seen: when the seat's user last had the game page open (UTC; written on
+            opening it after it became their move, and at most once a minute while
+            they stay: ``games.presence``).
         standing: the seat's standing answers for this game (JSON, the
             engine's settings: Dominion's ``games.engine.dominion.standing``),
             copied from the user's at the start and editable on the game
@@ -335,3 +337,26 @@ class UndoRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} undo to #{self.to} by seat {self.seat}"
+
+
+class GameNote(models.Model):
+    """A player's private notes on one game: only their author ever sees them (``games.notes``).
+
+    Never part of the game's record, replay, log, API or admin: a note is not
+    a move and tells nothing about the game to anyone else. Kept after the
+    game ends; removed with the author's account.
+    """
+
+    MAX_LENGTH = 5000
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.TextField(max_length=MAX_LENGTH, blank=True)
+    updated = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="gamenote_unique")]
+
+    def __str__(self) -> str:
+        # No text here: a row printed in a log or a shell says whose, never what.
+        return f"note of user {self.user_id} on game {self.game_id}"

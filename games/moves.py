@@ -22,7 +22,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import events, policy, replay
-from games.engine.core import Event, IllegalMove, automatic_move
+from games.crossing import crossing_applies
+from games.engine.core import Event, IllegalMove, automatic_move, canonical_move
 from games.errors import AccountRestricted, GameNotActive, NotYourMove, StaleMove
 from games.fanout import on_commit_cache_and_fan_out
 from games.locking import lock_game
@@ -67,9 +68,9 @@ def game_submit_move(*, game_id: int, user: User, move: dict[str, Any], expected
     """Apply ``user``'s ``move`` to the game, if made against the current position.
 
     In one transaction: lock the Game row; check ``expected_seq`` equals
-    ``last_seq`` (or that the move still answers the question shown then,
-    ``still_asked``); find the user's seat and check that the engine waits on it;
-    apply the move through the engine; append the Action; update
+    ``last_seq``, or that nothing the move rests on changed since
+    (``games.crossing.crossing_applies``: moves that cross); find the
+    user's seat and check that the engine waits on it; apply the move through the engine; append the Action; update
     ``last_seq``, ``to_act``, ``deadline`` and the seats' ``owes_move``; if
     the game is over, write each seat's rank and score and finish the game.
     After commit, cache the new state and fan out (``games.fanout``).
@@ -86,8 +87,8 @@ def game_submit_move(*, game_id: int, user: User, move: dict[str, Any], expected
     Raises:
         Game.DoesNotExist: no such game.
         GameNotActive: the game is not running.
-        StaleMove: the game moved on since the page was drawn (unless the user's move still
-            answers the same out-of-turn question, ``still_asked``); nothing written.
+        StaleMove: the game moved on since the page was drawn and something the move rests on
+            changed (``games.crossing``), or the seat moved since (a form sent twice); nothing written.
         NotYourMove: the user has no seat, or no decision open.
         AccountRestricted: the user is banned.
         IllegalMove: the engine refused the move; nothing written.
@@ -106,7 +107,9 @@ def game_submit_move(*, game_id: int, user: User, move: dict[str, Any], expected
         # the same rows then serve the clocks and the page drawn after the move.
         seats = list(game.seats.select_related("user").order_by("position"))
         seat = next((s for s in seats if s.user_id == user.pk), None)
-        if expected_seq != game.last_seq and (seat is None or not still_asked(game, seat.position, expected_seq)):
+        if expected_seq != game.last_seq and (
+            seat is None or not crossing_applies(game, seat.position, expected_seq, move)
+        ):
             raise StaleMove(_("The game has moved on since this page was shown."), game.last_seq)
         if seat is None:
             raise NotYourMove(_("You are not playing in this game."))
@@ -115,28 +118,6 @@ def game_submit_move(*, game_id: int, user: User, move: dict[str, Any], expected
             # a bot to the end; its former player must not race the bot.
             raise NotYourMove(_("You no longer play this seat: a bot plays it to the end of the game."))
         return apply_move(game, seat.position, move, seats=seats, grace=True)
-
-
-def still_asked(game: Game, position: int, expected_seq: int) -> bool:
-    """Whether a move made on the page of ``expected_seq`` (older than ``last_seq``) still answers
-    the very questions that page showed seat ``position``. Lock held.
-
-    True only if the seat has made no move since, and its open decisions then and now are the
-    same answers owed outside its turn (Dominion version 3: an attack's victims answer while the
-    attacker plays on, so the game moves on under a victim's page without changing its question).
-    A turn move on an old page, or a second submit of the same form, stays stale.
-
-    Raises:
-        ReplayBroken: the log no longer replays.
-    """
-    if not 0 <= expected_seq < game.last_seq or game.actions.filter(seq__gt=expected_seq, seat=position).exists():
-        return False
-    engine = engine_for(game)
-    now = [d.to_dict() for d in engine.pending(snapshot_at(game).state) if d.player == position]
-    if not now or not all(d["out_of_turn"] for d in now):
-        return False
-    then = replay.replay(game, engine, upto=expected_seq).state
-    return [d.to_dict() for d in engine.pending(then) if d.player == position] == now
 
 
 def automatic_moves(
@@ -180,6 +161,7 @@ def automatic_moves(
         if auto is None:
             break
         seat, move, is_standing = auto
+        move = canonical_move(engine, move)  # the engine's own moves are canonical already: a no-op
         if game is not None and grace_for == seat and not is_standing and settings.HERALD_FORCED_MOVE_GRACE > 0:
             game.forced_due = timezone.now() + timedelta(seconds=settings.HERALD_FORCED_MOVE_GRACE)
             held = True
@@ -210,16 +192,15 @@ def apply_move(
 
     Raises:
         NotYourMove: the engine waits on no decision of ``position``.
-        IllegalMove: the engine refused the move (or could not read it); nothing written.
+        IllegalMove: the engine refused the move, or its shape (``core.canonical_move``: a part
+            its act does not have, a value of the wrong type), or could not read it; nothing written.
         StaleMove: another writer appended to the log without the lock.
     """
     since = timezone.now()  # before any outbox row of this move is written
     engine = engine_for(game)
-    # Only the notation's keys reach the engine and the log: the record of a
-    # game must not carry (or be forged by) whatever else a client sent.
-    keys = getattr(engine, "move_keys", None)
-    if keys is not None:
-        move = {k: v for k, v in move.items() if k in keys}
+    # Only the move's canonical form reaches the engine and the log: the record of
+    # a game must not carry (or be forged by) whatever else a client sent.
+    move = canonical_move(engine, move)  # IllegalMove: nothing written
     snap = snapshot_at(game)
     state = snap.state
     before = engine.pending(state)

@@ -13,6 +13,7 @@ with a sentence a player can read. The work is split by job:
 * ``games.fanout``: after commit, the state cache and ``ChangesCommitted``;
 * ``games.autoplay``: bot seats and the timeout rule;
 * ``games.chat``: chat lines;
+* ``games.notes``: each player's private notes on a game;
 * ``games.events``: what the other apps listen to.
 """
 
@@ -30,6 +31,7 @@ from games.errors import (
     IllegalMove,
     InvalidOptions,
     LockTimeout,
+    NoteRefused,
     NotYourMove,
     ServiceError,
     StaleMove,
@@ -46,6 +48,7 @@ from games.lifecycle import (
     game_resign,
 )
 from games.moves import MAX_FORCED_MOVES, MoveResult, game_standing_set, game_submit_move
+from games.notes import may_keep_note, note_read, note_save, notes_forget
 from games.replay import RECENT_EVENTS, Snapshot, replay_states, snapshot_at, state_at
 from games.selectors import game_record
 from games.undo import game_undo, game_undo_answer, game_undo_ask, undo_context, undo_request_mark
@@ -67,6 +70,7 @@ __all__ = [
     "LockTimeout",
     "MoveResult",
     "NotYourMove",
+    "NoteRefused",
     "ServiceError",
     "Snapshot",
     "StaleMove",
@@ -86,6 +90,10 @@ __all__ = [
     "game_undo_answer",
     "game_undo_ask",
     "game_withdraw_player",
+    "may_keep_note",
+    "note_read",
+    "note_save",
+    "notes_forget",
     "replay_states",
     "snapshot_at",
     "state_at",

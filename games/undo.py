@@ -5,7 +5,9 @@ take back their last move, and with it every move after it, alone when
 nothing hidden was shown since and nobody else was asked anything;
 otherwise only if every other person still playing agrees before the next
 move (a bot agrees at once: it has nothing to lose and is never in a rated
-game). What counts as "shown" is the engine's to say
+game). Never, not even by consent, when one of those moves answered a
+question asked outside its player's turn (Moat, Militia, Bureaucrat):
+such an answer is final once made (``undo_answer_final``). What counts as "shown" is the engine's to say
 (``Engine.undo_barrier``), from the events the moves produced.
 
 The log stays append-only: the undo is an Action, ``{"act": "undo", "to":
@@ -66,15 +68,28 @@ def undo_plan(game: Game, position: int) -> rules.Plan:
     )
     complete = game.last_seq <= LOOKBACK and len(snap.events) < RECENT_EVENTS
 
-    def pending_at(seq: int) -> list[Any]:
-        # Asked only when another player owes an answer now: the position's cached
-        # snapshot (it was the game's latest once), else one replay (milliseconds).
+    def state_at(seq: int) -> Any:
+        # A fresh copy of the position after move ``seq``: its cached snapshot (it was the
+        # game's latest once), else one replay (milliseconds). Asked only when another player
+        # owes an answer now, or a move to take back may be an answer (``engine.answer_acts``).
         blob = cache.get(state_key(game, seq, engine.version))
         snap_then = pickle.loads(blob) if blob is not None else replay(game, engine, upto=seq)  # noqa: S301 - our cache
-        return engine.pending(snap_then.state)
+        return snap_then.state
+
+    def pending_at(seq: int) -> list[Any]:
+        return engine.pending(state_at(seq))
 
     try:
-        return rules.plan(engine, snap.state, position, rows, snap.events, complete=complete, pending_at=pending_at)
+        return rules.plan(
+            engine,
+            snap.state,
+            position,
+            rows,
+            snap.events,
+            complete=complete,
+            pending_at=pending_at,
+            state_at=state_at,
+        )
     except IllegalMove as exc:
         raise IllegalMove(str(_REFUSALS.get(exc.code, exc.reason)), exc.code) from None
 
@@ -85,6 +100,10 @@ _REFUSALS = {
     "undo_nothing": gettext_lazy("You have made no move to take back in this turn."),
     "undo_turn_over": gettext_lazy("Your turn has ended: its moves can no longer be taken back."),
     "undo_too_far": gettext_lazy("That move is too far back to take back."),
+    "undo_answer_final": gettext_lazy(
+        "An answer to another player's attack (Moat, Militia, Bureaucrat) is final once made: "
+        "the others have seen its effect, so it cannot be taken back, even with their consent."
+    ),
 }
 
 

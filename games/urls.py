@@ -21,6 +21,7 @@ urlpatterns = [
     path("games/<int:game_id>/standing", views.game_standing, name="standing"),
     path("games/<int:game_id>/poll", views.game_poll, name="poll"),
     path("games/<int:game_id>/chat", views.game_chat, name="chat"),
+    path("games/<int:game_id>/notes", views.game_notes, name="notes"),
     path("games/<int:game_id>/record.json", views.game_record, name="record"),
     path("games/<int:game_id>/replay", views.game_replay, name="replay"),
     path("games/<int:game_id>/domaine/draft", domaine_views.domaine_draft, name="domaine_draft"),

@@ -217,6 +217,11 @@ def game_stats(game: Game) -> GameStats | None:
     return stats
 
 
+def game_measured(game: Game) -> bool:
+    """True once ``game`` has its row of numbers (an unreplayable game's too): one indexed query."""
+    return GameStats.objects.filter(game_id=game.pk).exists()
+
+
 @dataclass(slots=True)
 class PlayerSummary:
     """A profile's statistics: per kind and player count, favourite cards."""

@@ -31,6 +31,7 @@ PACKAGES = (
     "guide",
     "stats",
     "api",
+    "matchmaking",
 )
 MAX_LOCAL_IMPORTS = 9
 MAX_LINES = 500

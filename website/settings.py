@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "stats",
     "ops",
     "tournaments",
+    "matchmaking",
     "guide",
     # django-ninja: its browsable docs (/api/v1/docs) then use its own static files, not a CDN (CSP, offline).
     "ninja",
@@ -169,6 +170,9 @@ DATABASE_ROUTERS = ["website.db.ReplicaRouter"]
 #: seen) gets no email for a move they are watching. Below the outbox sweep's
 #: one-minute grace. 0 under tests, which count emails as they happen.
 HERALD_YOUR_MOVE_EMAIL_DELAY = envint("HERALD_YOUR_MOVE_EMAIL_DELAY", 0 if TESTING else 30)
+#: Seconds a player counts as having a game open after its page (or a push connection) last said so
+#: (games.presence): the page polls every 5 s. A "your move" email waits while its player is present.
+HERALD_PRESENCE_TTL = envint("HERALD_PRESENCE_TTL", 20)
 # Seconds a move that needs no thought (End turn after the last Buy) waits after a person's move, so a
 # misclicked Buy can be taken back (games.grace); 0 makes it at once (the tests' default).
 HERALD_FORCED_MOVE_GRACE = envint("HERALD_FORCED_MOVE_GRACE", 0 if TESTING else 30)
@@ -236,6 +240,8 @@ CELERY_BEAT_SCHEDULE = {
     "moderation-forfeits": {"task": "moderation.tasks.forfeit_banned_seats", "schedule": 60.0},
     # Tournaments: start those whose time came, and make the next round of any whose round is complete.
     "tournaments": {"task": "tournaments.tasks.tick", "schedule": 60.0},
+    # Seeks: expire those past their time, lapse rematch offers, pair (tolerances widen with the wait).
+    "matchmaking": {"task": "matchmaking.tasks.tick", "schedule": 60.0},
     # Statistics of finished games whose task was lost (broker down, worker killed).
     "stats-catch-up": {"task": "stats.tasks.catch_up", "schedule": 300.0},
     # The API's event stream keeps 14 days (api.stream.KEEP_DAYS).

@@ -16,6 +16,7 @@ urlpatterns = [
     path("", include("ops.urls")),
     path("", include("moderation.urls")),
     path("", include("tournaments.urls")),
+    path("", include("matchmaking.urls")),
     path("", include("api.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

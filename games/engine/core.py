@@ -321,14 +321,24 @@ class Engine(Protocol):
     min_players: int
     max_players: int
     bots: dict[str, Any]
-    #: The keys a move of this game may carry (the notation's); others are dropped.
-    move_keys: frozenset[str]
 
     def at_version(self, version: int) -> Engine:
         """The engine for rules ``version`` (one of ``versions``); raises :class:`UnsupportedVersion`."""
         ...
 
     def new_game(self, options: dict[str, Any], players: int, seed: int) -> Any: ...
+
+    def canonical_move(self, move: Any) -> Move:
+        """``move`` (anything a client sent, without ``player``) in its canonical form: only the parts
+        its act uses, with their types, each written one way; a canonical move comes back equal.
+
+        Not a rule: replays never call it, so it may refuse more than ``apply``
+        but never changes what an accepted move means. See :func:`canonical_move`.
+
+        Raises:
+            IllegalMove: a part the act does not have, a missing one, or a value of the wrong type.
+        """
+        ...
 
     def pending(self, state: Any) -> list[Decision]: ...
 
@@ -369,6 +379,49 @@ class Engine(Protocol):
         ...
 
     def normalize_options(self, options: dict[str, Any], players: int, seed: int) -> dict[str, Any]: ...
+
+
+def canonical_move(engine: Any, move: Any) -> Move:
+    """The form in which the site stores ``move`` in a game's log (and passes it to ``apply``).
+
+    A game's log is its truth forever, so it holds only what each move
+    means: the engine's ``canonical_move`` when it has one (both games do),
+    else the move as given (the site's own test engine). Applied to every
+    move on the way in (people, bots, timeouts, standing answers, moves
+    that need no thought: ``games.moves``), never in a replay, so stored
+    games replay unchanged.
+
+    Raises:
+        IllegalMove: the engine refused the move's shape (its reason and code); nothing is changed.
+    """
+    own = getattr(engine, "canonical_move", None)
+    if own is not None:
+        return own(move)
+    if not isinstance(move, dict):
+        raise IllegalMove("A move is an object with an 'act'.", "malformed")
+    return dict(move)
+
+
+def move_basis(engine: Any, state: Any, player: int, move: Any) -> Any:
+    """What ``player``'s ``move`` depends on in ``state``: JSON data, equal when nothing the move rests on changed.
+
+    The site applies a move made on a page older than the game's last move
+    when this is the same for the page's position and now
+    (``games.crossing``). An engine may say precisely what its moves rest
+    on with its own ``move_basis(state, player, move)`` (Dominion does:
+    the seat's own cards and turn, not the Curse a victim just gained);
+    otherwise it is the seat's open decisions and everything the seat sees
+    (``view``), so any visible change refuses the crossing move. Pure: the
+    state is not changed. ``move`` may be anything a client sent (not yet
+    checked).
+    """
+    own = getattr(engine, "move_basis", None)
+    if own is not None:
+        return own(state, player, move)
+    return {
+        "decisions": [d.to_dict() for d in engine.pending(state) if d.player == player],
+        "view": engine.view(state, player),
+    }
 
 
 def automatic_move(

@@ -193,6 +193,7 @@ def plan(
     *,
     complete: bool,
     pending_at: Callable[[int], list[Any]] | None = None,
+    state_at: Callable[[int], Any] | None = None,
 ) -> Plan:
     """Plan taking back ``player``'s last move of the current turn, with every move made after it.
 
@@ -209,6 +210,12 @@ def plan(
             question that was already open before the move taken back was not
             asked since (an attack's answer owed while the attacker plays on,
             Dominion version 3), so it does not need that player's consent.
+        state_at: the position after move N, as a fresh copy this function may
+            change (a replay, or an unpickled cached snapshot), if the caller
+            can tell. With it, a move that answered a question owed outside
+            its seat's turn is found (:func:`answers_out_of_turn`) and makes
+            the undo impossible (``undo_answer_final``); without it, that
+            rule is not checked.
 
     Returns:
         A :class:`Plan`.
@@ -216,14 +223,17 @@ def plan(
     Raises:
         IllegalMove: nothing may be taken back, with a reason and a code:
             ``undo_not_your_turn``, ``undo_nothing`` (no move of this player in
-            this turn), ``undo_turn_over`` (the move ended the turn), or
+            this turn), ``undo_turn_over`` (the move ended the turn),
+            ``undo_answer_final`` (a move to take back answered a question
+            asked outside its player's turn: a Moat, Militia or Bureaucrat
+            answer; final once made, even with everyone's consent), or
             ``undo_too_far`` (the log kept in hand does not reach back to it).
     """
     if engine.turn_player(state) != player:
         raise IllegalMove("Only the player whose turn it is can take moves back.", "undo_not_your_turn")
     gone = retracted_seqs((seq, move) for seq, _seat, move in rows)
-    live = [(seq, seat) for seq, seat, move in rows if not is_undo(move) and seq not in gone]
-    mine = [i for i, (_seq, seat) in enumerate(live) if seat == player]
+    live = [(seq, seat, move) for seq, seat, move in rows if not is_undo(move) and seq not in gone]
+    mine = [i for i, (_seq, seat, _move) in enumerate(live) if seat == player]
     if not mine:
         raise IllegalMove("You have made no move to take back.", "undo_nothing")
     last = mine[-1]
@@ -241,7 +251,7 @@ def plan(
     for seq, e in events:
         by_seq.setdefault(seq, []).append(e)
     why = ""
-    for seq, seat in live[last:]:
+    for seq, seat, _move in live[last:]:
         barrier = engine.undo_barrier(seat, by_seq.get(seq, []))
         if barrier == TURN:
             raise IllegalMove("Your turn has ended: its moves can no longer be taken back.", "undo_turn_over")
@@ -249,7 +259,49 @@ def plan(
             why = why or ASKED
         elif barrier == REVEALED:
             why = REVEALED
+    taken = [(seat, move) for _seq, seat, move in live[last:]]
+    if state_at is not None and _may_answer(engine, taken) and answers_out_of_turn(engine, state_at(to), taken):
+        raise IllegalMove(
+            "An answer to a question asked outside its player's turn (Moat, Militia, Bureaucrat) is final "
+            "once made: it cannot be taken back.",
+            "undo_answer_final",
+        )
     others = [d for d in engine.pending(state) if d.player != player] if not why else []
     if others and (pending_at is None or others != [d for d in pending_at(to) if d.player != player]):
         why = ASKED
     return Plan(to=to, count=len(live) - last, why=why)
+
+
+def _may_answer(engine: Any, moves: list[tuple[int, Any]]) -> bool:
+    """False when no move of ``moves`` can be an answer (the engine's ``answer_acts``), so no position is needed."""
+    acts = getattr(engine, "answer_acts", None)
+    return acts is None or any(isinstance(m, dict) and m.get("act") in acts for _seat, m in moves)
+
+
+def answers_out_of_turn(engine: Any, state: Any, moves: list[tuple[int, Any]]) -> list[int]:
+    """Which of ``moves`` answered a question its seat owed outside its own turn.
+
+    Rule (docs/rules-notes.md, "An answer is final"): at a table, an answer
+    to another player's attack (revealing Moat or not, Militia's discards,
+    Bureaucrat's Victory card) is final once made: the others have seen its
+    effect. A move is such an answer when, in the position just before it,
+    the engine waited on its seat for a decision marked ``out_of_turn``.
+
+    Args:
+        engine: the game's engine (``pending``, ``apply``).
+        state: the position before the first of ``moves``; changed here (pass a copy).
+        moves: ``(seat, move)`` in log order, undo entries excluded.
+
+    Returns:
+        The indexes in ``moves`` of those answers (empty when none).
+
+    Raises:
+        IllegalMove: a move no longer applies (the log does not replay).
+    """
+    found: list[int] = []
+    for i, (seat, move) in enumerate(moves):
+        if any(d.player == seat and d.out_of_turn for d in engine.pending(state)):
+            found.append(i)
+        if i + 1 < len(moves):
+            engine.apply(state, seat, move)
+    return found

@@ -8,6 +8,9 @@ import json
 from typing import Any
 
 from django import template
+from django.utils.html import format_html
+from django.utils.timesince import timesince
+from django.utils.translation import gettext
 
 from games.engine.domaine.cards import CARDS as DOMAINE_CARDS
 from games.engine.dominion.cards import CARDS as DOMINION_CARDS
@@ -18,6 +21,7 @@ from games.i18n import game_name as _game_name
 from games.i18n import game_title as _game_title
 from games.i18n import name_list as _name_list
 from games.models import Game
+from games.presence import seen_recently
 from games.selectors import LOG_LIMIT, game_log, row_seats
 from games.templatetags.clock_tags import clocks_html
 from website import text
@@ -95,6 +99,28 @@ def seat_link(seat: Any) -> str:
     if user is None or getattr(user, "deleted", None):
         return format_html("{}", seat.name)
     return format_html('<a href="{}">{}</a>', _profile_url(get_script_prefix(), user.username), seat.name)
+
+
+@register.simple_tag
+def seat_presence(presence: Any, seat: Any) -> str:
+    """Whether ``seat``'s player has the game open now, else when they were last seen (``games.presence``).
+
+    ``presence`` is ``presence_of(game)`` (user id -> Presence); empty for bots,
+    empty seats and players never seen. Times under a minute read "a moment ago",
+    so the text does not change with every second.
+    """
+    found = (presence or {}).get(seat.user_id) if seat.user_id else None
+    if found is None:
+        return ""
+    if found.here:
+        return format_html('<span class="presence here">{}</span>', gettext("here now"))
+    if found.last_seen is None:
+        return ""
+    if seen_recently(found.last_seen):
+        text = gettext("last seen a moment ago")
+    else:
+        text = gettext("last seen %(time)s ago") % {"time": timesince(found.last_seen, depth=1)}
+    return format_html('<span class="presence">{}</span>', text)
 
 
 @functools.lru_cache(maxsize=4096)

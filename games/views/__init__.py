@@ -11,7 +11,8 @@ plain form posts get a redirect (post/redirect/get), or the full page with
 an error status when the move was refused, so every form works without
 JavaScript. One module per job: ``access`` (who may see or play),
 ``lobby`` (the lobby, creating, joining), ``page`` (the game page, poll,
-chat), ``moves`` (reading and making a move), ``records`` (record and replay), ``undo`` (taking moves back).
+chat), ``moves`` (reading and making a move), ``records`` (record and replay), ``undo`` (taking moves back),
+``notes`` (a player's private notes).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from games.views.access import (
 )
 from games.views.lobby import game_cancel, game_join, game_leave, game_new, game_resign, lobby
 from games.views.moves import MAX_MOVE_BYTES, MalformedMove, game_move, game_standing, loads_plain_json, parse_move
+from games.views.notes import game_notes
 from games.views.page import game_chat, game_context, game_detail, game_poll
 from games.views.records import game_record, game_replay
 from games.views.undo import game_undo, game_undo_answer
@@ -38,6 +40,7 @@ __all__ = [
     "game_chat",
     "game_context",
     "game_detail",
+    "game_notes",
     "game_join",
     "game_leave",
     "game_move",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zlib
 from http import HTTPStatus
 from typing import Any
 
@@ -9,6 +10,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -26,13 +29,24 @@ from games.views.access import (
     get_game_for_user,
     login_required_for_game_post,
 )
+from matchmaking.periodic import tick_on_request as matchmaking_tick_on_request
+
+#: What the lobby's poll answers with when its lists changed: the lists, and the messages out of band.
+LIVE_PARTS = ("games/lobby.html#lists", "_messages.html")
 
 
 @require_safe
 @never_cache
 def lobby(request: HtmxHttpRequest) -> HttpResponse:
-    """The home page: games to join, games waiting on you, your other games, games to watch, recent results."""
+    """The home page: games to join, games waiting on you, your other games, games to watch, recent results.
+
+    A signed-in player's page polls ``?v=<cursor>`` (htmx) for its own lists (invitations, your
+    move, your other games, open games): 204 while they are as drawn, else that region redrawn, so
+    "Your move" fills without a reload (``lobby_cursor``).
+    """
     sweep_on_request()
+    # Without a broker there is no beat: seeks expire and the matcher runs from here (at most every 30 s).
+    matchmaking_tick_on_request()
     user = request.user if request.user.is_authenticated else None
     invitations = list(selectors.my_invitations(user)) if user else []
     invited = {g.pk for g in invitations}
@@ -40,12 +54,31 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
         "invitations": invitations,
         # An invitation is shown once, in its own list.
         "open_games": [g for g in selectors.open_games(user) if g.pk not in invited],
-        "finished_games": list(selectors.recent_finished_games(user)),
-        "watch_games": list(selectors.games_to_watch(user)),
         "my_move_games": list(selectors.my_move_games(user)) if user else [],
         "my_waiting_games": list(selectors.my_waiting_games(user)) if user else [],
     }
+    context["lobby_cursor"] = lobby_cursor(context)
+    if request.htmx and "v" in request.GET:
+        if request.GET["v"] == context["lobby_cursor"]:
+            return HttpResponse(status=HTTPStatus.NO_CONTENT)
+        # With the page's messages out of band: shown once, as a reload would drop them.
+        parts = [render_to_string(name, {**context, "oob": True}, request=request) for name in LIVE_PARTS]
+        return HttpResponse("".join(parts))
+    context["finished_games"] = list(selectors.recent_finished_games(user))
+    context["watch_games"] = list(selectors.games_to_watch(user))
     return render(request, "games/lobby.html", context)
+
+
+def lobby_cursor(context: dict[str, Any]) -> str:
+    """A checksum of what the lobby's own lists show: each game's move, status, turn, deadline and seats
+    taken, and the minute (the rows' clocks count down by the minute). Changes when a reload would."""
+    minute = int(timezone.now().timestamp() // 60)
+    rows = [
+        (name, [(g.pk, g.last_seq, g.status, g.to_act, g.deadline, getattr(g, "seats_taken", None)) for g in games])
+        for name, games in sorted(context.items())
+        if isinstance(games, list)
+    ]
+    return f"{zlib.crc32(repr((minute, rows)).encode()):08x}"
 
 
 @login_required
@@ -61,7 +94,10 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     if form_class is None:
         raise Http404("No such game")
     bots = [b for b in form_class.offered_bots if b in _engine_bots(kind)]
-    form = form_class(request.POST or None, bots=bots)
+    # A profile's "Challenge" links here with ?invite=<username>: today's invitation, pre-filled.
+    invite = request.GET.get("invite", "")[:150]
+    initial = {"visibility": "invite", "invited": invite} if invite else None
+    form = form_class(request.POST or None, bots=bots, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             game = services.game_create(creator=request.user, **form.game_create_kwargs())

@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -24,7 +24,7 @@ from games.views.access import (
     login_required_for_game_post,
     visible_game_light,
 )
-from games.views.page import game_context, render_live, render_page
+from games.views.page import game_context, live_response, render_live, render_page
 
 #: Per game kind: moves the page must have confirmed (``(move, POST) -> refusal or None``).
 MOVE_CONFIRMATIONS = {"domaine": unconfirmed_empty_play}
@@ -120,7 +120,8 @@ def game_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
         # Drawn from what the move just committed: no second read of game, seats and state.
         game = selectors.with_seats(result.game, result.seats)
         seat = selectors.seat_for(game, request.user)
-        return render(request, "games/game.html#live", game_context(request, game, seat, snap=result.snapshot))
+        context = game_context(request, game, seat, snap=result.snapshot)
+        return live_response(request, context, regions=not game.is_active)
     return redirect("games:detail", game_id=game_id)
 
 

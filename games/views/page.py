@@ -22,6 +22,7 @@ from games import selectors, services
 from games.forms import ChatForm
 from games.lifecycle import seat_seen
 from games.models import ChatMessage, Game, Seat
+from games.presence import presence_mark, presence_of, presence_touch
 from games.replay import Snapshot
 from games.standing import StandingForm
 from games.viewing import seat_view
@@ -59,6 +60,8 @@ def game_context(
         lines.reverse()
         return lines
 
+    # Presence (games.presence): who has the game open now, else when last seen; one cache read.
+    presence = presence_of(game) if game.is_open or game.is_active else {}
     # Read only by what draws the chat: a move's answer and a poll's live region do not.
     chat: Any = SimpleLazyObject(chat_lines)
     user = request.user
@@ -103,7 +106,8 @@ def game_context(
         ),
         "board_template": [f"games/{game.kind}/board.html", "games/generic_board.html"],
         "error": error,
-        "cursor": _cursor(game, len(seats)),
+        "presence": presence,
+        "cursor": _cursor(game, len(seats), presence),
         # The board is the costliest part of the page and depends only on these (its forms carry the
         # session's CSRF token, so the session's secret is part of the key; without one, no caching).
         "board_cache": _board_cache_key(request, game, viewer),
@@ -151,21 +155,24 @@ def _log_cache_key(game: Game, viewer: int | None) -> str:
     return f"{game.pk}:{game.last_seq}:{game.status}:{gone}:{viewer}:{get_language()}:{names}"
 
 
-def _cursor(game: Game, seat_count: int) -> str:
+def _cursor(game: Game, seat_count: int, presence: dict[int, Any]) -> str:
     """What a poll compares to see whether the live region changed (besides seq).
 
     A join changes the seat count; a forfeit (a resignation out of turn in a
     game of 3-4) changes only the seats' forfeit flags; a moderator's
     deadline extension or clock pause, or a vacation, changes only the
     seats' deadlines, which the page's clocks show (a checksum of them keeps
-    the poll's URL short); a request to take moves back changes only its row. Seats come from the prefetch: no query.
+    the poll's URL short); a request to take moves back changes only its row; a player
+    arriving or leaving changes only ``presence`` (``games.presence``). Seats come from
+    the prefetch: no query.
     """
     seats = game.seats.all()
     gone = "".join("f" if s.forfeited else "-" for s in seats)
     deadlines = ",".join(s.deadline.isoformat() if s.deadline else "" for s in seats)
     # A request to take moves back, and each answer to it, changes the page without a move (games.undo).
     asked = services.undo_request_mark(game) if game.is_active else ""
-    return f"{game.status}.{seat_count}.{gone}.{zlib.crc32(deadlines.encode()):08x}{asked}"
+    here = presence_mark(game, presence)
+    return f"{game.status}.{seat_count}.{gone}.{zlib.crc32(deadlines.encode()):08x}{asked}.{here}"
 
 
 @require_safe
@@ -174,15 +181,53 @@ def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The game page: status, board, log and chat; spectators get the public view."""
     sweep_on_request()
     game, seat = get_game_for_user(request, game_id)
-    # Opening the game counts as having seen "your move": no email for it then.
+    # Opening the game counts as having seen "your move"; while it stays open, no email for it.
     seat_seen(seat=seat)
+    presence_touch(game, seat.user_id if seat is not None else None)
     return render(request, "games/game.html", game_context(request, game, seat))
 
 
 def render_live(request: HttpRequest, game_id: int, *, error: str = "", status: int = HTTPStatus.OK) -> HttpResponse:
     """Render the ``live`` region (status, board, log) for this viewer, fresh from the database."""
     game, seat = get_game_for_user(request, game_id)
-    return render(request, "games/game.html#live", game_context(request, game, seat, error=error), status=status)
+    context = game_context(request, game, seat, error=error)
+    return live_response(request, context, status=status, regions=not game.is_active)
+
+
+# --- A live page equals a reloaded page (issue 28 part 4) ---------------------------------------
+
+
+def live_response(
+    request: HttpRequest, context: dict[str, Any], *, status: int = HTTPStatus.OK, regions: bool = False
+) -> HttpResponse:
+    """The ``live`` region for an htmx answer (a move, a poll), with what a reload would show differently.
+
+    Out of band: the page's messages (``_messages.html``: rendering them marks them read, so "Game
+    created." goes with the first update, as a reload drops it), and with ``regions`` (the game
+    started or ended since the page was drawn: ``regions_changed``) the standing answers and the
+    game's statistics, which appear and go with the game's status.
+    """
+    oob = {**context, "oob": True}
+    parts = [
+        render_to_string("games/game.html#live", context, request=request),
+        render_to_string("_messages.html", oob, request=request),
+    ]
+    if regions:
+        parts.append(render_to_string("games/game.html#standing", oob, request=request))
+        parts.append(render_to_string("games/game.html#stats", oob, request=request))
+    return HttpResponse("".join(parts), status=status)
+
+
+def regions_changed(seen: str | None, now: str) -> bool:
+    """Whether the regions outside ``live`` differ between the page's cursor ``seen`` and ``now`` (``_cursor``).
+
+    They depend on the game's status and the seats' forfeits (a seat handed to a bot loses its
+    standing answers), the cursor's first and third fields.
+    """
+    if seen is None:
+        return False
+    a, b = seen.split("."), now.split(".")
+    return len(a) < 3 or (a[0], a[2]) != (b[0], b[2])
 
 
 def render_page(request: HttpRequest, game_id: int, *, error: str, status: int) -> HttpResponse:
@@ -204,10 +249,13 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     except ValueError:
         return HttpResponseBadRequest(_("seq must be a number"))
     game, seat = get_game_for_user(request, game_id)
-    # A page left open counts as seen: no "your move" email for a move the player watches arrive.
+    # A page left open counts as seen, and as present (games.presence): the "your move" email waits.
     seat_seen(seat=seat)
+    presence_touch(game, seat.user_id if seat is not None else None)
     cursor = request.GET.get("v")
-    live_changed = seq != game.last_seq or (cursor is not None and cursor != _cursor(game, len(game.seats.all())))
+    presence = presence_of(game) if game.is_open or game.is_active else {}
+    moved = seq != game.last_seq
+    live_changed = moved or (cursor is not None and cursor != _cursor(game, len(game.seats.all()), presence))
     # Only lines this viewer is shown count: the page's cursor never reaches the others.
     last_chat = _visible_chat(request, game).order_by("-pk").values_list("pk", flat=True).first() or 0
     chat_changed = last_chat != chat_seen
@@ -221,10 +269,10 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
         response = HttpResponse(chat_part)
         response["HX-Reswap"] = "none"
         return response
-    parts = [render_to_string("games/game.html#live", context, request=request)]
+    response = live_response(request, context, regions=regions_changed(cursor, context["cursor"]))
     if chat_changed:
-        parts.append(chat_part)
-    return HttpResponse("".join(parts))
+        response.write(chat_part)
+    return response
 
 
 @login_required_for_game_post

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from games.engine.dominion.cards import CARDS
 from stats import selectors
 from stats.charts import line_chart
+from stats.compute import KINDS
 
 register = template.Library()
 
@@ -87,6 +88,18 @@ def game_panel(game: Any) -> dict[str, Any] | None:
 def game_stats_panel(game: Any) -> dict[str, Any]:
     """A finished game's charts and tables (nothing while it runs or before it is measured)."""
     return {"panel": game_panel(game)}
+
+
+@register.filter
+def game_stats_pending(game: Any) -> bool:
+    """True while a finished game waits to be measured (its numbers come a moment after it ends).
+
+    The game page then asks again for its statistics region (``games/game.html``), so the
+    page left open shows them as a reload would. False once measured, or found unreplayable.
+    """
+    if not getattr(game, "is_finished", False) or game.kind not in KINDS:
+        return False  # only these kinds are measured: another's page would ask forever
+    return not selectors.game_measured(game)
 
 
 @register.inclusion_tag("stats/_profile.html")

@@ -38,11 +38,12 @@ EXCLUDED = [negative_data_rejection, positive_data_acceptance]
 def caller(db: None) -> dict[str, Any]:
     """A token for a player in a running game and an open one, and that game's id."""
     me, other = UserFactory(username="schemer"), UserFactory(username="rival")
-    running = make_game(me, other)
+    # Real games (the schema describes the site's games, not the tests' fake one).
+    running = make_game(me, other, kind="dominion", options={"kingdom": "First Game"})
     services.game_create(  # an open game to join
         creator=other,
-        kind="counter",
-        options={"target": 10},
+        kind="domaine",
+        options={},
         players=2,
         rated=False,
         private=False,

@@ -226,9 +226,15 @@ EMAIL_LABELS = {
 }
 
 
+# Tournament emails need a tournament: tests/tournaments/test_emails.py checks them in both Chineses;
+# matchmaking's (an expired seek, a rematch offer): tests/matchmaking/test_notices.py.
+MATCHMAKING_KINDS = (Notification.Kind.SEEK_EXPIRED, Notification.Kind.REMATCH)
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
-# Tournament emails need a tournament: tests/tournaments/test_emails.py checks them in both Chineses.
-@pytest.mark.parametrize("kind", [k for k in Notification.Kind if k != Notification.Kind.TOURNAMENT])
+@pytest.mark.parametrize(
+    "kind", [k for k in Notification.Kind if k != Notification.Kind.TOURNAMENT and k not in MATCHMAKING_KINDS]
+)
 def test_each_email_kind(language, kind):
     ann, bo = _user(language), _user("en", "bo")
     game = make_game(ann, bo, kind="dominion", options={"kingdom": "First Game"})

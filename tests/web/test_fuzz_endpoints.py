@@ -145,15 +145,15 @@ def test_random_poll_parameters_never_answer_500(client, game, seq, chat, v):
 # Parts a move never has
 
 
-def test_a_dominion_move_with_a_part_it_never_has_is_stored_without_it(client, player, opponent):
-    """Only the notation's parts reach the engine and the log (``engine.move_keys``, in the move service),
-    so a client's extra keys can never be kept in a game's record."""
+def test_a_dominion_move_with_a_part_it_never_has_is_refused_and_never_stored(client, player, opponent):
+    """Only a move's canonical form reaches the engine and the log (``engine.canonical_move``, in the move
+    service): a client's extra keys are refused with the reason, and never kept in a game's record."""
     if not dominion_available():
         pytest.skip("no Dominion engine")
     game = make_game(player, opponent, kind="dominion")
     client.force_login(user_to_move(game))
     move = {"act": "end_turn", "note": "Subject: injected " * 100}
     response = client.post(url("move", game), {"move": json.dumps(move), "seq": game.last_seq}, **HX)
-    assert response.status_code == HTTPStatus.OK
-    assert Action.objects.filter(game=game).exists()
-    assert not Action.objects.filter(game=game, move__has_key="note").exists()
+    assert response.status_code == HTTPStatus.UNPROCESSABLE_ENTITY
+    assert "The move &#x27;end_turn&#x27; has no part &#x27;note&#x27;." in response.content.decode()
+    assert not Action.objects.filter(game=game).exists()

@@ -41,10 +41,13 @@ def test_moves_postgres_or_utf8_cannot_hold_are_400_and_write_nothing(client, ga
     assert Action.objects.filter(game=game).count() == 0
 
 
-def test_only_the_notations_keys_are_stored_and_the_record_cannot_be_forged(client, player, opponent):
+def test_only_canonical_moves_are_stored_and_the_record_cannot_be_forged(client, player, opponent):
     game = make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"})
     client.force_login(user_to_move(game))
     raw = json.dumps({"act": "end_turn", "seq": 424242, "player": 1, "note": "x" * 300})
+    assert post_move(client, game, raw).status_code == HTTPStatus.UNPROCESSABLE_ENTITY  # parts end_turn never has
+    assert not Action.objects.filter(game=game).exists()
+    raw = json.dumps({"act": "end_turn", "player": 1})  # the seat comes from the signed-in user: dropped
     assert post_move(client, game, raw).status_code == HTTPStatus.FOUND
     assert Action.objects.get(game=game).move == {"act": "end_turn"}
     game.refresh_from_db()

@@ -34,7 +34,7 @@ from games.engine.core import (
     ranks_from_keys,
 )
 from games.engine.domaine import actions as A
-from games.engine.domaine import rules
+from games.engine.domaine import notation, rules
 from games.engine.domaine.board import EDGE_NAME, NEDGES, NSQ, SQ_NAME, Board, colour_name, deal_terrain, terrain_rows
 from games.engine.domaine.cards import CARDS, full_deck_by_letter
 from games.engine.domaine.state import OVER, PLAY, SETUP, TAKE, PlayerState, State
@@ -688,11 +688,8 @@ class DomaineEngine(VersionedEngine):
     versions = VERSIONS
     min_players = 2
     max_players = 4
-    #: The keys of the move notation (``shared/rules/domaine-moves.md``); the
-    #: site stores only these, so a log cannot carry anything else.
-    move_keys = frozenset(
-        {"act", "at", "knight", "card", "option", "from", "borders", "knights", "domain", "squares", "remove", "with"}
-    )
+    #: The acts that may answer a question outside a turn (``games.engine.undo``): none, Domaine asks none.
+    answer_acts: frozenset[str] = frozenset()
 
     def __init__(self, version: int = VERSION) -> None:
         if version not in rules.RULESETS or isinstance(version, bool):
@@ -741,6 +738,14 @@ class DomaineEngine(VersionedEngine):
             return None
         moves = legal_moves(state, state.turn_player)
         return (state.turn_player, moves[0]) if len(moves) == 1 else None
+
+    def canonical_move(self, move: Any) -> dict[str, Any]:
+        """``move`` in its canonical form, the form the site stores (``notation.canonical_move``).
+
+        Raises:
+            IllegalMove: a part the act or action does not have, a missing one, or a value of the wrong type.
+        """
+        return notation.canonical_move(move)
 
     def check(self, state: State, player: int, move: dict[str, Any]) -> None:
         """Raise IllegalMove(reason, code) if ``move`` is not legal now."""

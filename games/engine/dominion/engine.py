@@ -56,6 +56,7 @@ from games.engine.dominion.effects import (
     owed_entry,
     paused,
 )
+from games.engine.dominion.notation import canonical_move
 from games.engine.dominion.setup import check_players, new_state, resolve_kingdom, supply_sizes
 from games.engine.dominion.standing import standing_answer
 from games.engine.dominion.state import VERSION, VERSIONS, DominionState
@@ -660,8 +661,8 @@ class DominionEngine(VersionedEngine):
     versions = VERSIONS
     min_players = 2
     max_players = 4
-    #: The keys of the move notation; the site stores only these.
-    move_keys = frozenset({"act", "card", "cards"})
+    #: The acts that may answer a question (``games.engine.undo``): a turn move (play, buy, ...) never does.
+    answer_acts = frozenset({"yes", "no", "choose", "gain"})
 
     def __init__(self, version: int = VERSION) -> None:
         """Make the engine whose ``new_game`` deals version-``version`` games.
@@ -751,6 +752,41 @@ class DominionEngine(VersionedEngine):
         if d is None or st.game_over:
             return None
         return standing_answer(player, d, settings, st.actions)
+
+    def move_basis(self, st: DominionState, player: int, move: Any) -> dict[str, Any]:
+        """What ``player``'s ``move`` rests on, as JSON data (see ``core.move_basis``): the site applies a move
+        made on an older page when this is the same then and now (``games.crossing``).
+
+        The seat's open decisions; its own hand, cards in play and set aside;
+        in its own turn, the turn's phase, actions, buys, coins, whether it
+        bought and whether it waits for answers, and how many Supply piles are
+        empty (the three-pile end); for a move naming a Supply card (a buy, a
+        gain), that pile's count. Not the rest of the Supply, the others'
+        piles or the log: a victim's answer changes those (Witch's Curse),
+        and nothing a player does in their turn depends on them otherwise.
+        """
+        decisions = [d.to_dict() for d in self.pending(st) if d.player == player]
+        basis: dict[str, Any] = {
+            "decisions": decisions,
+            "hand": sorted(st.hands[player]),
+            "play": list(st.plays[player]),
+            "set_aside": list(st.asides[player]),
+        }
+        if any(d["kind"] == "turn" for d in decisions):
+            basis["turn"] = [st.phase, st.actions, st.buys, st.coins, st.bought, paused(st)]
+            basis["empty_piles"] = sum(1 for k in st.supply.values() if k == 0)
+        card = move.get("card") if isinstance(move, dict) else None
+        if isinstance(card, str) and card in st.supply:
+            basis["pile"] = [card, st.supply[card]]
+        return basis
+
+    def canonical_move(self, move: Any) -> dict[str, Any]:
+        """``move`` in its canonical form, the form the site stores (``notation.canonical_move``).
+
+        Raises:
+            IllegalMove: a part the act does not have, a missing one, or a value of the wrong type.
+        """
+        return canonical_move(move)
 
     def check(self, st: DominionState, player: int, move: dict[str, Any]) -> None:
         """Raise ``IllegalMove`` with the reason if ``move`` is not legal now; change nothing."""

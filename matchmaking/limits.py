@@ -1,0 +1,147 @@
+"""Matchmaking's limits and the facts it reads: ratings, running games, bans, a new game's kingdom.
+
+Shared by the seek services (``matchmaking.services``), the matcher
+(``matchmaking.matcher``) and rematches (``matchmaking.rematch``).
+``docs/matchmaking.md`` explains the numbers.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from games.engine.dominion.cards import KINGDOM_CARDS, RECOMMENDED_SETS
+from games.models import Game, Seat
+from matchmaking.models import KingdomBans
+from ratings.models import Rating
+from ratings.services import Belief
+
+#: Open seeks one player may have at once (one per table size, say; more only clutters the lobby).
+MAX_OPEN_SEEKS = 3
+#: The default rating range: this many points either side of the player's own rating.
+DEFAULT_WINDOW = 300
+#: How long a seek may wait, offered on the form; the default is a day.
+SEEK_LIFETIMES: list[timedelta] = [timedelta(hours=1), timedelta(hours=6), timedelta(days=1), timedelta(days=3)]
+DEFAULT_LIFETIME = timedelta(days=1)
+#: "Play a rated Dominion game": a day per move, like the new-game form's default.
+QUICK_TIME_PER_MOVE = timedelta(days=1)
+#: Running correspondence games (open or in progress) a player may have: a newcomer's, what each two
+#: finished games add, and the ceiling (Board Game Arena's idea: the cap grows with games finished).
+RUNNING_BASE = 10
+RUNNING_PER_FINISHED = 0.5
+RUNNING_MAX = 60
+#: Players with this many timeouts (not resignations) within ``LATE_WINDOW`` are matched last.
+LATE_TIMEOUTS = 2
+LATE_WINDOW = timedelta(days=30)
+#: Two players who sat at a game started within this are not paired again while others wait.
+REPEAT_WINDOW = timedelta(days=7)
+#: Kingdom cards a player may ban from random kingdoms.
+MAX_BANS = 3
+#: The matcher's PostgreSQL advisory lock key (any constant no other code uses).
+MATCHER_LOCK = 0x5EE4_0031
+
+
+class MatchError(Exception):
+    """A request the matchmaking rules refuse; ``str(err)`` is for the player.
+
+    Attributes:
+        code: a stable word for programs (the API's problem ``code``).
+        status: the HTTP status the API answers with.
+    """
+
+    def __init__(self, message: str, code: str = "refused", status: int = 422) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status = status
+
+
+# ---------------------------------------------------------------------------
+# Reading
+
+
+def rating_of(user_id: int, kind: str, now: datetime) -> int:
+    """``user_id``'s displayed rating on ``kind``'s ladder at ``now``; a newcomer's (1500) if never rated."""
+    r = Rating.objects.filter(user_id=user_id, kind=kind).first()
+    if r is None:
+        return Belief.new().display_at(now)
+    return Belief(r.mu, r.sigma, r.games, r.last_played).display_at(now)
+
+
+def ratings_of(user_ids: set[int], kinds: set[str], now: datetime) -> dict[tuple[int, str], int]:
+    """Displayed ratings by (user, kind), newcomers' included; one query."""
+    out = {(u, k): Belief.new().display_at(now) for u in user_ids for k in kinds}
+    for r in Rating.objects.filter(user_id__in=user_ids, kind__in=kinds):
+        out[(r.user_id, r.kind)] = Belief(r.mu, r.sigma, r.games, r.last_played).display_at(now)
+    return out
+
+
+def running_cap(user: User) -> int:
+    """How many running correspondence games (open or in progress) ``user`` may have.
+
+    ``RUNNING_BASE`` plus ``RUNNING_PER_FINISHED`` per finished game, at most ``RUNNING_MAX``.
+    """
+    finished = Seat.objects.filter(user=user, game__status=Game.Status.FINISHED).count()
+    return min(RUNNING_MAX, RUNNING_BASE + int(finished * RUNNING_PER_FINISHED))
+
+
+def running_games(user: User) -> int:
+    """The games ``user`` sits in that are open or in progress (seats they still play)."""
+    return Seat.objects.filter(
+        user=user, forfeited=False, game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE]
+    ).count()
+
+
+def check_capacity(user: User, *, extra: int = 0) -> None:
+    """Refuse a new game for ``user`` when their running games (plus ``extra`` open seeks) reach the cap.
+
+    Raises:
+        MatchError: at the cap ("too_many_games", 409).
+    """
+    cap = running_cap(user)
+    if running_games(user) + extra >= cap:
+        raise MatchError(
+            _("You already have %(n)d games running or waiting, your limit for now: it grows as you finish games.")
+            % {"n": cap},
+            "too_many_games",
+            409,
+        )
+
+
+def bans_of(user_ids: list[int]) -> dict[int, frozenset[str]]:
+    """Each user's banned kingdom cards (empty for those who banned none); one query."""
+    out = {u: frozenset() for u in user_ids}
+    for row in KingdomBans.objects.filter(user_id__in=user_ids):
+        out[row.user_id] = frozenset(c for c in row.cards if c in KINGDOM_CARDS)
+    return out
+
+
+def draw_kingdom(banned: set[str] | frozenset[str]) -> list[str]:
+    """Ten kingdom cards drawn at random (``secrets``) from those nobody at the table banned.
+
+    If the bans leave fewer than ten cards, the banned cards fill the gap in
+    name order (the matcher avoids such tables; a rematch cannot).
+    """
+    pool = [c for c in KINGDOM_CARDS if c not in banned]
+    if len(pool) < 10:
+        pool += sorted(c for c in banned if c in KINGDOM_CARDS)[: 10 - len(pool)]
+    return secrets.SystemRandom().sample(pool, 10)
+
+
+def options_for(kind: str, user_ids: list[int], previous: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A new game's options: for Dominion a random kingdom without any seated player's bans.
+
+    ``previous``: the options of the game a rematch follows; a recommended
+    set is kept, any other kingdom is drawn anew, other options are kept.
+    """
+    if kind != "dominion":
+        return dict(previous or {})
+    out = dict(previous or {})
+    if isinstance(out.get("kingdom"), str) and out["kingdom"] in RECOMMENDED_SETS:
+        return out
+    banned: set[str] = set().union(*bans_of(user_ids).values())
+    out["kingdom"] = draw_kingdom(banned)
+    return out
