@@ -16,11 +16,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from accounts import services as account_services
 from api import tokens
 from api.models import SCOPES
+from api.problems import Problem, problem_response
 
 if TYPE_CHECKING:
     from django.http import HttpRequest
@@ -74,3 +76,13 @@ def bot_account(request: AuthenticatedHttpRequest) -> HttpResponse:
     else:
         messages.success(request, _("This is now a bot account."))
     return _settings()
+
+
+@csrf_exempt
+def api_unknown(request: HttpRequest, rest: str = "") -> HttpResponse:
+    """Any address under ``/api/`` that no endpoint answers: a 404 as problem details, not the site's HTML page.
+
+    A program reading the API parses JSON; an HTML 404 page would be a
+    parse error rather than the "no such address" it is.
+    """
+    return problem_response(Problem(HTTPStatus.NOT_FOUND, "not_found", _("The API has no such address.")))

@@ -23,6 +23,7 @@ from games.domaine_board import (
     draft_json,
     draw,
     edges_by_square,
+    focus_sides,
     mark_of,
     places_nothing,
     square_xy,
@@ -129,9 +130,11 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
             if sq not in by_square:
                 x, y = square_xy(sq)
                 drawing.blocked.append({"x": x, "y": y, "name": sq})
+    sides: list[dict[str, Any]] = []
     if focus:
         x, y = square_xy(focus)
         drawing.focus = {"x": x, "y": y, "name": focus}
+        sides = focus_sides(focus, by_square[focus], lambda edge: link(draft, edge))
     zone_castles: list[str] = []
     distance = int(((pending or {}).get("params") or {}).get("distance") or 0)
     if step == "setup" and (targets or {}).get("part") == "at" and distance:
@@ -260,6 +263,8 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
         "neutral_setup": act == "place_neutral",
         "outlook": outlook,
         "focus": focus,
+        # The focused square's four sides as large buttons (a finger cannot hit a side drawn on the board).
+        "sides": sides,
         "zone_castles": zone_castles,
         "distance": distance,
     }

@@ -149,3 +149,10 @@ def test_without_a_broker_the_lobby_expires_seeks(client, alice, bob, settings):
         client.get(reverse("games:lobby"))
     old.refresh_from_db()
     assert old.status == Seek.Status.EXPIRED
+
+
+def test_the_settings_page_shows_the_bans_and_links_to_them(client, alice):
+    KingdomBans.objects.create(user=alice, cards=["Witch"])
+    client.force_login(alice)
+    page = client.get(reverse("accounts:settings")).content.decode()
+    assert reverse("matchmaking:bans") in page and "Witch" in page

@@ -196,3 +196,12 @@ def test_suspended_players_are_not_matched(alice, bob, monkeypatch):
     monkeypatch.setattr(policy, "_restrictions", [lambda user, action: user.pk == alice.pk])
     seek = services.seek_create(user=bob, kind="dominion")
     assert seek.is_open and not Game.objects.exists()
+
+
+def test_a_deleted_players_seek_is_neither_listed_nor_matched(alice, bob):
+    services.seek_create(user=alice, kind="dominion")
+    alice.deleted = timezone.now()
+    alice.save(update_fields=["deleted"])
+    assert services.open_seeks(bob) == []
+    seek = services.seek_create(user=bob, kind="dominion")
+    assert seek.is_open and not Game.objects.exists()
