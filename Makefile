@@ -65,11 +65,13 @@ serve: install messages
 test: install messages
 	$(BIN)/python -m pytest
 
-# The whole tree: ruff's lint and format, and the import contracts of docs/architecture.md.
+# The whole tree: ruff's lint and format, the import contracts of docs/architecture.md,
+# and mypy with Django's stubs (strict on the engines; pyproject.toml [tool.mypy]).
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/mypy
 
 # Engine speed (Dominion beside pyminion, installed into a temporary venv; Domaine),
 # then the site on PostgreSQL (DATABASE_URL, default the local herald_bench database),

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -25,14 +25,7 @@ from api.models import SCOPES
 from api.problems import Problem, problem_response
 
 if TYPE_CHECKING:
-    from django.http import HttpRequest
-
-    from accounts.models import User
-
-    class AuthenticatedHttpRequest(HttpRequest):
-        """A request from a signed-in user."""
-
-        user: User
+    from accounts.http import AuthenticatedHttpRequest
 
 
 def _settings() -> HttpResponse:

@@ -157,9 +157,9 @@ TESTING = "pytest" in sys.modules or sys.argv[1:2] == ["test"]
 # A streaming replica for read-heavy pages that can take a little lag
 # (profiles, ladders): website.db.ReplicaRouter. Not under tests: there is
 # no replication there (tests/ops/test_replica.py checks the routing).
-if envstr("DATABASE_REPLICA_URL") and not TESTING:
+if (_replica_url := envstr("DATABASE_REPLICA_URL")) and not TESTING:
     DATABASES["replica"] = dj_database_url.parse(
-        envstr("DATABASE_REPLICA_URL"),
+        _replica_url,
         conn_max_age=DATABASES["default"]["CONN_MAX_AGE"],
         conn_health_checks=True,
     )

@@ -145,9 +145,9 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
     if draft and after is None:
         # Not yet a whole move: the chosen squares have no pieces in a preview, so draw them as ghosts.
         me_colour = colour_of("neutral" if draft.get("act") == "place_neutral" else viewer)
-        for sq in drawing.draft_squares:
-            sq["ghost"] = sq["part"] in ("at", "knight", "knights")
-            sq["colour"] = me_colour
+        for ghost in drawing.draft_squares:
+            ghost["ghost"] = ghost["part"] in ("at", "knight", "knights")
+            ghost["colour"] = me_colour
     names = {s.position: str(s.name) for s in context.get("seats") or []}
     turn_player = (view.get("turn") or {}).get("player")
     players = [
@@ -167,7 +167,7 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
     ]
     me = next((p for p in players if p["is_viewer"]), None)
     playable = set((pending or {}).get("params", {}).get("playable") or []) if step == "play" else set()
-    hand = []
+    hand: list[dict[str, Any]] = []
     chosen = (draft or {}).get("card")
     for cid in (me or {}).get("hand") or []:
         info = card_info(cid)
@@ -202,7 +202,7 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
         if value:
             draft_parts.append((label, ", ".join(map(str, value)) if isinstance(value, list) else str(value)))
     play_text = play_card = ""
-    if act == "play":
+    if act == "play" and draft is not None:
         option = draft.get("option")
         play_card = card_name(str(draft.get("card")))
         play_text = card_action_text(str(draft.get("card")), option if isinstance(option, int) else 0)
@@ -239,7 +239,9 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
         "draft_parts": draft_parts,
         "play_text": play_text,
         "play_card": play_card,
-        "play_choice": act == "play" and len(getattr(CARDS.get(str(draft.get("card"))), "actions", ())) > 1,
+        "play_choice": act == "play"
+        and draft is not None
+        and len(getattr(CARDS.get(str(draft.get("card"))), "actions", ())) > 1,
         "prompt": (
             _("Choose a side of %(square)s for the border (%(n)d left), or another square.")
             % {"square": focus, "n": int((targets or {}).get("remaining") or 0)}

@@ -248,7 +248,7 @@ def test_bot_accounts_have_limits_of_their_own(settings: Any) -> None:
     settings.HERALD_API_RATE_LIMITS = {"read": "2/m", "write": "2/m"}
     settings.HERALD_API_BOT_RATE_LIMITS = {"read": "5/m", "write": "5/m"}
     cache.clear()
-    bot = user_make_bot(user=UserFactory(username="robo"))
+    bot = user_make_bot(user=UserFactory.create(username="robo"))
     client = api_client(bot)
     assert [client.get("/me").status_code for _ in range(6)] == [200] * 5 + [429]
 

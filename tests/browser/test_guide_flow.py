@@ -40,7 +40,7 @@ def mover(game):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_a_new_player_reads_the_domaine_rules_from_the_game_and_taps_a_card_for_its_text(browser, live_server, size):
-    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    alice, bob = UserFactory.create(username="alice"), UserFactory.create(username="bob")
     game = make_game(alice, bob, kind="domaine")
     page = new_page(browser, size)
     sign_in(page, live_server, mover(game).username)
@@ -79,7 +79,7 @@ def test_a_new_player_reads_the_domaine_rules_from_the_game_and_taps_a_card_for_
 
 @pytest.mark.parametrize("size", SIZES)
 def test_dominion_cards_open_their_text_on_a_tap_or_enter_and_hide_it_again(browser, live_server, size):
-    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    alice, bob = UserFactory.create(username="alice"), UserFactory.create(username="bob")
     game = make_game(alice, bob, kind="dominion", options={"kingdom": "First Game"})
     page = new_page(browser, size)
     sign_in(page, live_server, mover(game).username)
@@ -106,7 +106,7 @@ def test_dominion_cards_open_their_text_on_a_tap_or_enter_and_hide_it_again(brow
 
 
 def test_a_border_takes_two_taps_a_square_then_its_side(browser, live_server):
-    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    alice, bob = UserFactory.create(username="alice"), UserFactory.create(username="bob")
     game = make_game(alice, bob, kind="domaine")
     game = bot_moves(game, until=borders_in_hand)
     page = new_page(browser, "phone")
@@ -126,7 +126,7 @@ def test_a_border_takes_two_taps_a_square_then_its_side(browser, live_server):
 
 
 def test_the_hint_strip_can_be_turned_off_and_on_again(browser, live_server):
-    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    alice, bob = UserFactory.create(username="alice"), UserFactory.create(username="bob")
     game = make_game(alice, bob, kind="domaine")
     page = new_page(browser, "desktop")
     sign_in(page, live_server, "bob")

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_the_kingdom_form_counts_the_picked_cards(browser, live_server):
     page = browser.new_page(viewport={"width": 390, "height": 844})
-    sign_in(page, live_server, UserFactory().username)
+    sign_in(page, live_server, UserFactory.create().username)
     page.goto(f"{live_server.url}/games/new/")
     page.get_by_text("Cards (when picking 10)").click()
     count = page.locator(".kingdom-count")

@@ -24,10 +24,11 @@ import pytest
 
 from games import services
 from games.engine.domaine.cards import CARDS as DOMAINE_CARDS
+from games.engine.domaine.engine import ENGINE as DOMAINE_ENGINE
 from games.engine.dominion.engine import ENGINE as DOMINION
-from games.engine.registry import get_engine
 from games.models import Game
 from tests.browser.test_domaine_flow import click_and_settle, open_game, sign_in
+from tests.conftest import seated
 from tests.factories import UserFactory
 from tests.web.test_domaine_views import bot_moves
 
@@ -122,7 +123,7 @@ def phone_page(browser, live_server, user, game: Game):
 
 
 def two_player_game(kind: str, options: dict, **user_fields) -> Game:
-    alice, bob = UserFactory(**user_fields), UserFactory(**user_fields)
+    alice, bob = UserFactory.create(**user_fields), UserFactory.create(**user_fields)
     game = services.game_create(
         creator=alice, kind=kind, options=options, players=2, rated=False, private=False,
         invited=(), time_per_move=timedelta(days=1),
@@ -143,7 +144,7 @@ WANTED = [("Militia", 4), ("Workshop", 3), ("Chapel", 2)]
 def dominion_until(game: Game, until, *, limit: int = 400) -> Game:
     """Play both seats (buy and play the cards above, else the big-money bot) until ``until(state, decision)``."""
     rng = random.Random(7)
-    users = {s.position: s.user for s in game.seats.all()}
+    users = {s.position: seated(s) for s in game.seats.all()}
     for _ in range(limit):
         game.refresh_from_db()
         state = services.state_at(game)
@@ -168,7 +169,7 @@ def dominion_until(game: Game, until, *, limit: int = 400) -> Game:
 
 def action_with_card_in_hand(state, d) -> bool:
     actions = {"Militia", "Workshop", "Chapel", "Village", "Smithy", "Market"}
-    return d.kind == "turn" and state.phase == "action" and state.actions and set(state.hands[d.player]) & actions
+    return bool(d.kind == "turn" and state.phase == "action" and state.actions and set(state.hands[d.player]) & actions)
 
 
 def buy_with_coins(state, d) -> bool:
@@ -228,7 +229,7 @@ def test_each_dominion_decision_is_on_a_phones_first_screen(browser, live_server
 
 # ---- Domaine ----
 
-DOMAINE = get_engine("domaine")
+DOMAINE = DOMAINE_ENGINE  # the Domaine engine itself: its targets() is no part of the Engine protocol
 
 
 def domaine_step(step: str, *, neutral: bool = False):

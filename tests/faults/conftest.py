@@ -29,6 +29,7 @@ from http import HTTPStatus
 
 import pytest
 from django.db import connection
+from pytest_django import Settings
 
 from tests.conftest import skip_missing_service
 from tests.tasks.conftest import use_broker
@@ -161,7 +162,7 @@ def broker_redis() -> Iterator[RedisServer]:
     yield from _redis_server()
 
 
-def use_cache(settings: object, url: str) -> None:
+def use_cache(settings: Settings, url: str) -> None:
     """Point the site's default cache at ``url`` with the production backend and options.
 
     Overriding ``settings.CACHES`` makes Django drop its cache handlers, so
@@ -262,7 +263,7 @@ class _ThreadingServer(socketserver.ThreadingTCPServer):
 
 
 @pytest.fixture
-def smtp_server(settings: object) -> Iterator[SmtpServer]:
+def smtp_server(settings: Settings) -> Iterator[SmtpServer]:
     """A loopback SMTP server (mode ``"ok"`` until the test changes it); the site's mail goes to it."""
     smtp = SmtpServer()
     tcp = _ThreadingServer(("127.0.0.1", 0), smtp.handler())
@@ -305,7 +306,7 @@ def dead_broker_url() -> str:
 
 
 @pytest.fixture
-def broker_at(settings: object) -> Iterator[Callable[[str], None]]:
+def broker_at(settings: Settings) -> Iterator[Callable[[str], None]]:
     """Call it with a broker URL: the site's Celery app stops running tasks inline and publishes there.
 
     Restored (eager, the settings' broker) at the end.

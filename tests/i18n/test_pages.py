@@ -68,7 +68,7 @@ def _check(text: str, language: str, *pages: str) -> None:
 
 
 def _user(language: str, name: str = "ann"):
-    return UserFactory(username=f"{name}-{language}", language=language)
+    return UserFactory.create(username=f"{name}-{language}", language=language)
 
 
 def test_the_catalogues_are_compiled():

@@ -128,4 +128,5 @@ class Command(BaseCommand):
                 if bot
                 else engine.legal_moves(state, seat.position)[0]
             )
+            assert seat.user is not None  # the demo games are full
             services.game_submit_move(game_id=game_id, user=seat.user, move=move, expected_seq=game.last_seq)
