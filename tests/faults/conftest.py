@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http import HTTPStatus
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -111,7 +112,8 @@ class RedisServer:
         while time.monotonic() < end and self.process.poll() is None:
             try:
                 # The port was free when it was chosen; check that the server answering is this one.
-                pid = redis.Redis(port=self.port, socket_connect_timeout=0.2).info("server")["process_id"]
+                info: dict[str, Any] = redis.Redis(port=self.port, socket_connect_timeout=0.2).info("server")  # type: ignore[assignment]
+                pid = info["process_id"]
             except redis.RedisError:
                 time.sleep(0.05)
                 continue

@@ -40,6 +40,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from django.utils.crypto import get_random_string
+from pytest_django import Settings
 
 from accounts.models import User
 from api.tokens import token_create
@@ -130,7 +131,7 @@ class Served:
 
 
 @pytest.fixture
-def served(tmp_path: Path, smtp_server: SmtpServer, settings: object) -> Iterator[Served]:
+def served(tmp_path: Path, smtp_server: SmtpServer, settings: Settings) -> Iterator[Served]:
     """supervisord with web, worker and beat from ``supervisord.conf``, as ``make serve`` starts it."""
     redis = RedisServer(free_port())
     redis.start()
