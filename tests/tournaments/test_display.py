@@ -69,8 +69,12 @@ def test_after_sign_up_closes_the_header_does_not_say_open(client, moderator):
     text = _text(client.get(t.get_absolute_url()).content.decode())
     assert "Sign-up for this tournament is closed." in text
     assert "Open for sign-up" not in text and "Sign-up closed" in text
-    listing = _text(client.get(reverse("tournaments:list")).content.decode())
-    assert "sign-up closed" in listing
+    # On the list it is no longer "Open for sign-up" (the walk-through) but waits under its own heading.
+    listing = client.get(reverse("tournaments:list")).content.decode()
+    open_part = listing.split('id="h-signup"', 1)[1].split("</section>", 1)[0]
+    closed_part = listing.split('id="h-closed"', 1)[1].split("</section>", 1)[0]
+    assert t.name not in open_part and "No tournament is open for sign-up." in open_part
+    assert t.name in closed_part and "Sign-up closed, starting soon" in closed_part
 
 
 @pytest.mark.django_db
