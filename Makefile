@@ -49,15 +49,18 @@ run: install messages
 		$(BIN)/python manage.py runserver 127.0.0.1:$(PORT); \
 	fi
 
-# Production-like: gunicorn, a Celery worker and beat (Procfile, via honcho),
+# Production-like: gunicorn, a Celery worker and beat under supervisord (supervisord.conf),
+# each restarted when it exits, so a dead worker never stops the web server;
 # DEBUG off unless set; SECRET_KEY, DATABASE_URL, REDIS_URL and ALLOWED_HOSTS
 # come from the environment (see website/settings.py and docs/scaling.md).
 serve: export DEBUG ?= 0
+serve: export HERALD_RUN_DIR ?= $(CURDIR)/var
 serve: install messages
 	$(BIN)/python manage.py check --deploy --fail-level WARNING
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py collectstatic --no-input -v0
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start -f Procfile
+	mkdir -p var "$$HERALD_RUN_DIR"
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/supervisord -c supervisord.conf
 
 test: install messages
 	$(BIN)/python -m pytest

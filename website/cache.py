@@ -130,7 +130,15 @@ class FailSoftRedisCacheClient(ReusingRedisCacheClient):
         return time.monotonic() < self._down_until
 
     def _failed(self, op: str, args: tuple[Any, ...], exc: BaseException | None) -> Any:
-        """Remember what ``op`` failed to write, open (or extend) the outage window, answer as an empty cache."""
+        """Remember what ``op`` failed to write and answer as an empty cache.
+
+        ``exc`` is the error of an attempt that just failed: it opens (or
+        renews) the outage window. A call skipped inside the window (``exc``
+        None) leaves the window as it is: were each skipped call to push it
+        on, a process that uses the cache more often than every
+        ``RETRY_AFTER`` seconds (any busy web worker) would never try Redis
+        again after an outage.
+        """
         with self._state_lock:
             if op == "clear":
                 self._overflow, self._pending = True, set()
@@ -138,8 +146,9 @@ class FailSoftRedisCacheClient(ReusingRedisCacheClient):
                 self._pending.update(_WRITES[op](*args))
                 if len(self._pending) > MAX_PENDING_INVALIDATIONS:
                     self._overflow, self._pending = True, set()
-            first = self._down_until == 0.0
-            self._down_until = time.monotonic() + RETRY_AFTER
+            first = exc is not None and self._down_until == 0.0
+            if exc is not None:
+                self._down_until = time.monotonic() + RETRY_AFTER
         if first:
             log.warning("cache: Redis unreachable, serving without the cache (%s)", exc, exc_info=exc)
         if op == "incr":

@@ -119,7 +119,9 @@ def use_broker(url: str) -> None:
     """Point the site's Celery app at ``url``, dropping every pooled connection and producer."""
     from website.celery import app
 
-    app.conf["broker_url"] = url
+    # celery 5.6 fills broker_read_url and broker_write_url in from broker_url once, when the
+    # configuration is read; set them too, or publishing would go on to the first broker.
+    app.conf["broker_url"] = app.conf["broker_read_url"] = app.conf["broker_write_url"] = url
     # Drop (not close) the pools: kombu keeps producer pools per connection
     # globally, and a closed one would be handed out again. Both are private, so celery-types leave them out.
     app._pool = None  # type: ignore[attr-defined]
@@ -127,7 +129,7 @@ def use_broker(url: str) -> None:
 
 
 @pytest.fixture
-def celery_worker_on_redis(transactional_db: None) -> Iterator[object]:
+def celery_worker_on_redis(transactional_db: None, settings: Settings) -> Iterator[object]:
     """A real Celery worker thread consuming from this machine's Redis (database 9), on PostgreSQL.
 
     The site's Celery app is pointed at that broker and made non-eager for
@@ -149,6 +151,8 @@ def celery_worker_on_redis(transactional_db: None) -> Iterator[object]:
 
     redis.Redis.from_url(url).flushdb()
     saved = {k: app.conf[k] for k in ("broker_url", "task_always_eager", "result_backend")}
+    # celery 5.6 reads a setting's CELERY_-prefixed Django name before the value set on app.conf.
+    settings.CELERY_TASK_ALWAYS_EAGER = False
     app.conf.update(task_always_eager=False, result_backend=None)
     use_broker(url)
     try:
