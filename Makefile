@@ -50,24 +50,29 @@ run: install messages
 		$(BIN)/uvicorn website.asgi:application --host 127.0.0.1 --port $(PORT) --timeout-graceful-shutdown 2; \
 	fi
 
-# Production-like: gunicorn (uvicorn workers: ASGI), a Celery worker and beat (Procfile, via honcho),
+# Production-like: gunicorn (uvicorn workers: ASGI), a Celery worker and beat under supervisord (supervisord.conf),
+# each restarted when it exits, so a dead worker never stops the web server;
 # DEBUG off unless set; SECRET_KEY, DATABASE_URL, REDIS_URL and ALLOWED_HOSTS
 # come from the environment (see website/settings.py and docs/scaling.md).
 serve: export DEBUG ?= 0
+serve: export HERALD_RUN_DIR ?= $(CURDIR)/var
 serve: install messages
 	$(BIN)/python manage.py check --deploy --fail-level WARNING
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py collectstatic --no-input -v0
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/honcho start -f Procfile
+	mkdir -p var "$$HERALD_RUN_DIR"
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/supervisord -c supervisord.conf
 
 test: install messages
 	$(BIN)/python -m pytest
 
-# The whole tree: ruff's lint and format, and the import contracts of docs/architecture.md.
+# The whole tree: ruff's lint and format, the import contracts of docs/architecture.md,
+# and mypy with Django's stubs (strict on the engines; pyproject.toml [tool.mypy]).
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/mypy
 
 # Engine speed (Dominion beside pyminion, installed into a temporary venv; Domaine),
 # then the site on PostgreSQL (DATABASE_URL, default the local herald_bench database),

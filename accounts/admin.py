@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
@@ -12,8 +14,11 @@ from accounts.models import Block, User
 class UserAdmin(BaseUserAdmin):
     """The stock user admin plus Herald's profile fields."""
 
-    fieldsets = (*BaseUserAdmin.fieldsets, ("Herald", {"fields": ("display_name", "language", "time_zone", "deleted")}))
-    readonly_fields = ("deleted",)
+    fieldsets = (
+        *(BaseUserAdmin.fieldsets or ()),
+        ("Herald", {"fields": ("display_name", "language", "time_zone", "deleted")}),
+    )
+    readonly_fields: ClassVar[tuple[str, ...]] = ("deleted",)
     list_display = ("username", "email", "display_name", "is_staff", "date_joined", "deleted")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import zoneinfo
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from allauth.account import forms as allauth_forms
 from django import forms
@@ -47,10 +47,10 @@ class SettingsForm(forms.Form):
         # Languages in their own names, so anyone can find theirs.
         from django.utils.translation import get_language_info
 
-        self.fields["language"].choices = [("", _("As my browser asks"))] + [
+        cast(forms.ChoiceField, self.fields["language"]).choices = [("", _("As my browser asks"))] + [
             (code, get_language_info(code)["name_local"]) for code, _name in settings.LANGUAGES
         ]
-        self.fields["time_zone"].choices = time_zone_choices()
+        cast(forms.ChoiceField, self.fields["time_zone"]).choices = time_zone_choices()
 
     @classmethod
     def for_user(cls, user: User, data: Any = None) -> SettingsForm:

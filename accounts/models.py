@@ -53,7 +53,8 @@ class User(AbstractUser):
     # A database default too, so rows written without the ORM (the load seeder's COPY) need not name it.
     bot_account = models.BooleanField(_("bot account"), default=False, db_default=False)
 
-    class Meta(AbstractUser.Meta):
+    # django-stubs declare no Meta class on the abstract auth models, which Django has.
+    class Meta(AbstractUser.Meta):  # type: ignore[name-defined]
         swappable = "AUTH_USER_MODEL"
 
     def __str__(self) -> str:
@@ -70,11 +71,11 @@ class User(AbstractUser):
         account's name carries "(bot)".
         """
         if self.deleted is not None:
-            return _("deleted player")
+            return str(_("deleted player"))
         name = one_line(self.display_name) or self.username
         if self.bot_account:
             # Marked in the name itself, so every page, list and email that shows it says it is a bot.
-            return _("%(name)s (bot)") % {"name": name}
+            return str(_("%(name)s (bot)") % {"name": name})
         return name
 
     def get_absolute_url(self) -> str:

@@ -7,7 +7,7 @@ before sending anything but a verification message).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from allauth.account.models import EmailAddress
@@ -63,6 +63,6 @@ def blocks_of(user: User) -> QuerySet[Block]:
     return Block.objects.filter(blocker=user).select_related("blocked").order_by("-created")
 
 
-def blocked_subquery(user: User) -> QuerySet[Block]:
+def blocked_subquery(user: User) -> QuerySet[Block, Mapping[str, object]]:
     """The ids ``user`` blocked, as a subquery (``exclude(user_id__in=...)`` adds no query)."""
     return Block.objects.filter(blocker=user).values("blocked_id")

@@ -8,7 +8,7 @@ addresses and passwords are allauth's pages (linked from settings).
 from __future__ import annotations
 
 from http import HTTPStatus
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -28,24 +28,15 @@ from django.views.i18n import set_language
 
 from accounts import history, selectors, services
 from accounts.forms import DeleteAccountForm, SettingsForm
+from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
 from games.standing import StandingForm
 from ratings import selectors as rating_selectors
 from website.db import reads_from_replica
 
-if TYPE_CHECKING:
-    from django_htmx.middleware import HtmxDetails
-
 #: The correspondence app's settings section (notification choices, vacation), if it exists yet.
 NOTIFICATION_SECTION_TEMPLATES = ["correspondence/_settings_section.html", "notifications/_settings_section.html"]
 NOTIFICATION_SETTINGS_URLS = ["correspondence:settings", "notifications:settings"]
-
-
-class AuthenticatedHttpRequest(HttpRequest):
-    """A request from a signed-in user (views decorated with ``login_required``)."""
-
-    user: User
-    htmx: HtmxDetails
 
 
 def get_profile_user(username: str) -> User:
@@ -72,7 +63,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "current_games": history.current_games(owner, viewer),
         "finished_page": finished_page,
         "rating_changes": rating_selectors.changes_for_games(owner, finished_page.object_list),
-        "head_to_head": history.head_to_head(viewer, owner) if others else None,
+        "head_to_head": history.head_to_head(viewer, owner) if viewer is not None and others else None,
         "i_block": others and owner.pk in selectors.blocked_ids(viewer),
         "provisional_games": settings.RATING_PROVISIONAL_GAMES,
     }

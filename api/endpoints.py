@@ -362,7 +362,7 @@ def chat_post(request: Any, body: ChatIn, game_id: int = GameId) -> Any:
     game = visible_game(game_id, user)
     form = ChatForm({"text": body.text})
     if not form.is_valid():
-        detail = " ".join(e for errors in form.errors.values() for e in errors)
+        detail = " ".join(str(e) for errors in form.errors.values() for e in errors)
         raise Problem(HTTPStatus.BAD_REQUEST, "invalid_request", detail)
     message = services.chat_post(game_id=game.pk, user=user, text=form.cleaned_data["text"])
     return Status(HTTPStatus.CREATED, _chat_out(message))

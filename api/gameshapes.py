@@ -29,7 +29,7 @@ bots from the registry.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, WithJsonSchema
 
@@ -67,6 +67,15 @@ def link(node: Any) -> Any:
     return node
 
 
+def absent(**field: Any) -> Any:
+    """``Field(None, **field)``: a key the engine leaves out where it does not apply.
+
+    Its schema keeps the key's type (not "or null": the key is absent, never null). Typed ``Any`` so
+    that ``limit: int = absent(...)`` type-checks: mypy would read ``Field(None)`` as None given to an int.
+    """
+    return Field(None, **field)
+
+
 class Shape(BaseModel):
     """A shape of the games' data: unknown keys are an error (the tests find an engine that adds one)."""
 
@@ -82,7 +91,11 @@ class Move(Shape):
 # --- Dominion ------------------------------------------------------------------------------------
 
 #: A Dominion card, by its English name (first edition), as the engine spells it.
-DominionCard = Literal[tuple(sorted(DOMINION_CARDS))]  # type: ignore[valid-type]
+# Built from the card list at run time, which mypy cannot read: to it, a card name is a str.
+if TYPE_CHECKING:
+    DominionCard = str
+else:
+    DominionCard = Literal[tuple(sorted(DOMINION_CARDS))]
 
 
 class DominionPlay(Move):
@@ -178,13 +191,13 @@ DominionDecisionKind = Literal[
 class DominionDecisionParams(Shape):
     """What a decision's prompt names (each key only where the decision has it)."""
 
-    phase: Literal["action", "buy"] = Field(None, description="turn: the phase.")
-    limit: int = Field(None, description="gain: the most the card may cost ($).")
-    attack: DominionCard = Field(None, description="reveal_moat: the attack played.")
-    by: int = Field(None, description="An attack's answer: the attacker's seat.")
-    card: DominionCard = Field(None, description="library, spy: the card in question.")
-    target: int = Field(None, description="spy: whose deck the card is from.")
-    victim: int = Field(None, description="thief_trash: whose Treasures they are.")
+    phase: Literal["action", "buy"] = absent(description="turn: the phase.")
+    limit: int = absent(description="gain: the most the card may cost ($).")
+    attack: DominionCard = absent(description="reveal_moat: the attack played.")
+    by: int = absent(description="An attack's answer: the attacker's seat.")
+    card: DominionCard = absent(description="library, spy: the card in question.")
+    target: int = absent(description="spy: whose deck the card is from.")
+    victim: int = absent(description="thief_trash: whose Treasures they are.")
 
 
 class DominionDecision(Shape):
@@ -241,18 +254,18 @@ class DominionSeat(Shape):
     score: int = Field(description="Victory points now.")
     turns: int = Field(description="Turns taken.")
     card_count: int = Field(description="Cards owned.")
-    deck: list[DominionCard] = Field(None, description="Once the game is over: the deck, top first.")
-    discard: list[DominionCard] = Field(None, description="Once the game is over: the discard pile.")
-    owned: dict[str, int] = Field(None, description="Once the game is over: card -> copies owned.")
+    deck: list[DominionCard] = absent(description="Once the game is over: the deck, top first.")
+    discard: list[DominionCard] = absent(description="Once the game is over: the discard pile.")
+    owned: dict[str, int] = absent(description="Once the game is over: card -> copies owned.")
 
 
 class DominionResult(Shape):
     """A finished game's outcome (a game ended by forfeit may have only ``winners``)."""
 
     winners: list[int]
-    scores: list[int] = None
-    ranks: list[int] = None
-    turns: list[int] = None
+    scores: list[int] = absent()
+    ranks: list[int] = absent()
+    turns: list[int] = absent()
 
 
 class DominionView(Shape):
@@ -275,13 +288,16 @@ class DominionView(Shape):
     )
     game_over: bool
     result: DominionResult | None
-    paused: bool = Field(None, description="Rules version 3: the turn waits for answers owed by others.")
+    paused: bool = absent(description="Rules version 3: the turn waits for answers owed by others.")
 
 
 # --- Domaine -------------------------------------------------------------------------------------
 
 #: A Domaine card, by its id (letter and number), as the engine names it.
-DomaineCard = Literal[tuple(sorted(DOMAINE_CARDS))]  # type: ignore[valid-type]
+if TYPE_CHECKING:  # as DominionCard
+    DomaineCard = str
+else:
+    DomaineCard = Literal[tuple(sorted(DOMAINE_CARDS))]
 #: A square of the 12 x 12 board: column A to L, row 1 to 12.
 Square = Annotated[str, Field(pattern=r"^[A-L](?:[1-9]|1[0-2])$", examples=["C7"])]
 #: An edge between two neighbouring squares, the smaller square first.
@@ -319,38 +335,38 @@ class DomainePlay(Move):
     act: Literal["play"]
     card: DomaineCard
     option: int = Field(0, ge=0, le=1, description="0 = the action written first; 1 = the second, if it has one.")
-    borders: list[Edge] = Field(None, description="borders: the edges, placed in order.")
-    knights: list[Square] = Field(None, description="knights: the squares, placed in order.")
-    domain: Square = Field(None, description="expand and alliance: your domain's castle square.")
-    squares: list[Square] = Field(None, description="expand: the squares added, in order.")
-    remove: Square = Field(None, description="desertion: the knight removed.")
-    knight: Square = Field(None, description="desertion: where your new knight goes.")
-    with_: Square = Field(None, alias="with", description="alliance: the other castle's square.")
+    borders: list[Edge] = absent(description="borders: the edges, placed in order.")
+    knights: list[Square] = absent(description="knights: the squares, placed in order.")
+    domain: Square = absent(description="expand and alliance: your domain's castle square.")
+    squares: list[Square] = absent(description="expand: the squares added, in order.")
+    remove: Square = absent(description="desertion: the knight removed.")
+    knight: Square = absent(description="desertion: where your new knight goes.")
+    with_: Square = absent(alias="with", description="alliance: the other castle's square.")
 
 
 class DomaineTake(Move):
     """End the turn by taking a card: the deck's top card (``"from": "deck"``), or ``card`` from the display."""
 
     act: Literal["take"]
-    from_: Literal["deck", "display"] = Field(None, alias="from")
-    card: DomaineCard = None
+    from_: Literal["deck", "display"] = absent(alias="from")
+    card: DomaineCard = absent()
 
 
 class DomaineDraft(Move):
     """A Domaine move being built: any of its keys may be missing yet (``POST /games/{id}/choices``)."""
 
     act: Literal["place_castle", "place_neutral", "sell", "play", "take"]
-    at: Square = None
-    card: DomaineCard = None
-    option: int = Field(None, ge=0, le=1)
-    borders: list[Edge] = None
-    knights: list[Square] = None
-    domain: Square = None
-    squares: list[Square] = None
-    remove: Square = None
-    knight: Square = None
-    with_: Square = Field(None, alias="with")
-    from_: Literal["deck", "display"] = Field(None, alias="from")
+    at: Square = absent()
+    card: DomaineCard = absent()
+    option: int = absent(ge=0, le=1)
+    borders: list[Edge] = absent()
+    knights: list[Square] = absent()
+    domain: Square = absent()
+    squares: list[Square] = absent()
+    remove: Square = absent()
+    knight: Square = absent()
+    with_: Square = absent(alias="with")
+    from_: Literal["deck", "display"] = absent(alias="from")
 
 
 DomaineMove = Annotated[
@@ -362,12 +378,12 @@ DomaineMove = Annotated[
 class DomaineDecisionParams(Shape):
     """What a decision's prompt names (each key only where the decision has it)."""
 
-    neutral: bool = Field(None, description="setup: a neutral castle is placed.")
-    distance: int = Field(None, description="setup: the least distance to the other castles.")
-    gold: int = Field(None, description="play: the mover's gold.")
-    playable: list[DomaineCard] = Field(None, description="play: the cards the mover can pay for (theirs only).")
-    deck_size: int = Field(None, description="take: cards left in the deck.")
-    sold: DomaineCard | None = Field(None, description="take: the card sold this turn (it cannot be taken back).")
+    neutral: bool = absent(description="setup: a neutral castle is placed.")
+    distance: int = absent(description="setup: the least distance to the other castles.")
+    gold: int = absent(description="play: the mover's gold.")
+    playable: list[DomaineCard] = absent(description="play: the cards the mover can pay for (theirs only).")
+    deck_size: int = absent(description="take: cards left in the deck.")
+    sold: DomaineCard | None = absent(description="take: the card sold this turn (it cannot be taken back).")
 
 
 class DomaineDecision(Shape):
@@ -404,7 +420,7 @@ class DomainePlayer(Shape):
     gold: int
     score: int
     hand_size: int
-    hand: list[DomaineCard] = Field(None, description="Present only for the viewer (and once it is over).")
+    hand: list[DomaineCard] = absent(description="Present only for the viewer (and once it is over).")
     knights_left: int
     castles_left: int
     income: int = Field(description="Gold at the start of each turn.")
@@ -455,10 +471,10 @@ class DomaineView(Shape):
     game_over: bool
     winners: list[int]
     bonuses: list[int] = Field(description="Once over: each seat's gold bonus.")
-    deck: list[DomaineCard] = Field(None, description="Once the game is over: the deck, top first.")
-    legal: list[DomaineMove] = Field(None, description="Present, empty, once the game is no longer running.")
-    decision: None = Field(None, description="Present, null, once the game is no longer running.")
-    result: DomaineResult = Field(None, description="Present only for a game that ended off the board.")
+    deck: list[DomaineCard] = absent(description="Once the game is over: the deck, top first.")
+    legal: list[DomaineMove] = absent(description="Present, empty, once the game is no longer running.")
+    decision: None = absent(description="Present, null, once the game is no longer running.")
+    result: DomaineResult = absent(description="Present only for a game that ended off the board.")
 
 
 class DomainePlayOption(Shape):
@@ -484,8 +500,8 @@ class Choices(Shape):
     part: Literal["at", "knight", "card", "borders", "knights", "domain", "squares", "remove", "with"] | None = Field(
         description="The move key to fill next, or null when nothing more can be added."
     )
-    remaining: int = Field(None, description="How many more values this part takes.")
-    choices: list[str] = Field(None, description="Its legal values (squares, edges, castles or cards).")
+    remaining: int = absent(description="How many more values this part takes.")
+    choices: list[str] = absent(description="Its legal values (squares, edges, castles or cards).")
 
 
 DomainePlayOption.model_rebuild()

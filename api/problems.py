@@ -157,15 +157,17 @@ def from_service_error(exc: Exception) -> Problem:
 
 def install(api: NinjaAPI) -> None:
     """Answer every error ``api`` meets with problem details (never Django's HTML pages)."""
+    # The handlers' ``exc`` is ``Any``: django-ninja types it "the exception or its class" (``Exc[_E]``),
+    # though it always passes the exception raised, so no handler written for an instance would check.
 
-    def on_problem(request: HttpRequest, exc: Exception) -> HttpResponse:
+    def on_problem(request: HttpRequest, exc: Any) -> HttpResponse:
         assert isinstance(exc, Problem)
         return problem_response(exc)
 
-    def on_service(request: HttpRequest, exc: Exception) -> HttpResponse:
+    def on_service(request: HttpRequest, exc: Any) -> HttpResponse:
         return problem_response(from_service_error(exc))
 
-    def on_auth(request: HttpRequest, exc: Exception) -> HttpResponse:
+    def on_auth(request: HttpRequest, exc: Any) -> HttpResponse:
         problem = Problem(
             HTTPStatus.UNAUTHORIZED,
             "unauthorized",
@@ -174,7 +176,7 @@ def install(api: NinjaAPI) -> None:
         )
         return problem_response(problem)
 
-    def on_validation(request: HttpRequest, exc: Exception) -> HttpResponse:
+    def on_validation(request: HttpRequest, exc: Any) -> HttpResponse:
         assert isinstance(exc, ValidationError)
         errors = [{"loc": _loc(e.get("loc", ())), "msg": str(e.get("msg", ""))} for e in exc.errors[:20]]
         problem = Problem(
@@ -182,10 +184,10 @@ def install(api: NinjaAPI) -> None:
         )
         return problem_response(problem)
 
-    def on_404(request: HttpRequest, exc: Exception) -> HttpResponse:
+    def on_404(request: HttpRequest, exc: Any) -> HttpResponse:
         return problem_response(Problem(HTTPStatus.NOT_FOUND, "not_found", _("Not found.")))
 
-    def on_http_error(request: HttpRequest, exc: Exception) -> HttpResponse:
+    def on_http_error(request: HttpRequest, exc: Any) -> HttpResponse:
         assert isinstance(exc, HttpError)
         if exc.status_code == HTTPStatus.BAD_REQUEST:
             # django-ninja's one 400 of its own, "Cannot parse request body": the body is not JSON.

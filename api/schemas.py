@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from ninja import Field, Schema
-from pydantic import AfterValidator, WithJsonSchema
+from pydantic import AfterValidator, ConfigDict, WithJsonSchema
 
 from games.engine.registry import ENGINE_MODULES, bots_of
 from games.plainjson import check_plain
+from website.text import KEPT, UNSAFE_CATEGORIES
 
 
 def _plain(value: str) -> str:
@@ -18,8 +21,32 @@ def _plain(value: str) -> str:
     return value
 
 
-#: A string a client sent, that the database can store.
-PlainStr = Annotated[str, AfterValidator(_plain)]
+def _excluding(chars: Iterable[int]) -> str:
+    """A JSON-schema pattern for text without any of the code points ``chars`` (as ranges, escaped)."""
+    ranges: list[tuple[int, int]] = []
+    for c in sorted(chars):
+        if ranges and ranges[-1][1] == c - 1:
+            ranges[-1] = (ranges[-1][0], c)
+        else:
+            ranges.append((c, c))
+
+    def esc(c: int) -> str:
+        # \uXXXX reads the same in Python's and ECMAScript's regular expressions; beyond the BMP, the character.
+        return f"\\u{c:04x}" if c <= 0xFFFF else chr(c)
+
+    body = "".join(esc(a) if a == b else f"{esc(a)}-{esc(b)}" for a, b in ranges)
+    return f"^[^{body}]*$"
+
+
+#: What the site stores as text: no NUL, no lone surrogates (``games.plainjson.check_plain``).
+PLAIN_PATTERN = _excluding([0, *range(0xD800, 0xE000)])
+#: One line of users' text (``website.text.validate_one_line``): none of its unsafe characters either.
+ONE_LINE_PATTERN = _excluding(
+    c for c in range(0x110000) if chr(c) not in KEPT and (unicodedata.category(chr(c)) in UNSAFE_CATEGORIES or c == 0)
+)
+
+#: A string a client sent, that the database can store (the schema's pattern says which).
+PlainStr = Annotated[str, AfterValidator(_plain), WithJsonSchema({"type": "string", "pattern": PLAIN_PATTERN})]
 
 
 class ProblemOut(Schema):
@@ -111,11 +138,27 @@ class UndoRequestOut(Schema):
     agreed: list[int] = Field(description="The seats that allowed it so far.")
 
 
+class StrictIn(Schema):
+    """A request body, read strictly: each field of its own JSON type, and no field the schema does not name.
+
+    ``true``/``false`` only for a boolean (never ``"yes"``, ``1``, ``"on"`` or
+    ``1.0``), a JSON integer for an integer (never ``"2"``, ``2.5`` or
+    ``true``), text for a string, and an unknown field is refused rather
+    than ignored, so a misspelt field never passes silently (``"privat":
+    true`` would make a public game). The schema says so
+    (``additionalProperties: false``); the answer is a 400
+    ``invalid_request`` naming each field. Pydantic's strict mode:
+    https://docs.pydantic.dev/latest/concepts/strict_mode/.
+    """
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
 #: The time controls the site offers, in seconds (``games.services.TIME_CONTROLS``).
 TimeControl = Literal[3600, 14400, 43200, 86400, 172800, 259200, 432000, 604800, 1209600]
 
 
-class CreateGameIn(Schema):
+class CreateGameIn(StrictIn):
     """A new game; the caller takes a seat (which one is dealt at the start: see ``my_seat``)."""
 
     kind: Literal["dominion", "domaine"]
@@ -141,7 +184,7 @@ class CreateGameIn(Schema):
     )
 
 
-class MoveIn(Schema):
+class MoveIn(StrictIn):
     """A move in the notation of the game's rules (``act`` and its parts), for the position ``expected_seq``."""
 
     move: Annotated[dict[str, Any], WithJsonSchema({"x-herald-shape": "Move"})] = Field(
@@ -150,7 +193,7 @@ class MoveIn(Schema):
     expected_seq: int = Field(ge=0, le=2**31 - 1, description="The game's last_seq the move was chosen for.")
 
 
-class UndoIn(Schema):
+class UndoIn(StrictIn):
     """Take back your last move, for the position ``expected_seq``."""
 
     expected_seq: int = Field(ge=0, le=2**31 - 1, description="The game's last_seq the request was made for.")
@@ -161,16 +204,22 @@ class UndoIn(Schema):
     )
 
 
-class UndoAnswerIn(Schema):
+class UndoAnswerIn(StrictIn):
     """Allow or refuse another player's request to take back moves."""
 
     agree: bool
 
 
-class ChatIn(Schema):
+class ChatIn(StrictIn):
     """A chat line."""
 
-    text: PlainStr = Field(min_length=1, max_length=500)
+    text: PlainStr = Field(
+        min_length=1,
+        max_length=500,
+        # Something besides spaces (the site strips them), then the one-line rule.
+        json_schema_extra={"pattern": "^(?=.*\\S)" + ONE_LINE_PATTERN[1:]},
+        description="One line, not only spaces: no line breaks, control or invisible format characters.",
+    )
 
 
 class ChatOut(Schema):
@@ -245,7 +294,7 @@ class LadderOut(Schema):
     rows: list[LadderRowOut]
 
 
-class ChoicesIn(Schema):
+class ChoicesIn(StrictIn):
     """A move being built (Domaine): what may come next in it."""
 
     move: Annotated[dict[str, Any], WithJsonSchema({"x-herald-shape": "DomaineDraft"})] = Field(

@@ -18,7 +18,7 @@ from accounts.models import User
 from api.auth import PLAY, READ
 from api.present import MAX_ID, game_out, visible_game
 from api.problems import ERROR_STATUSES, Problem
-from api.schemas import GameOut, PlainStr, ProblemOut, TimeControl
+from api.schemas import GameOut, PlainStr, ProblemOut, StrictIn, TimeControl
 from matchmaking import follows, rematch, services
 from matchmaking.limits import MatchError
 from matchmaking.models import Follow, RematchOffer, Seek
@@ -43,7 +43,7 @@ def _problem(exc: MatchError) -> Problem:
     return Problem(exc.status, exc.code, str(exc))
 
 
-class SeekIn(Schema):
+class SeekIn(StrictIn):
     """A seek: the game you want; the matcher seats you with compatible seeks."""
 
     kind: Literal["dominion", "domaine"]
@@ -57,7 +57,7 @@ class SeekIn(Schema):
     fill_with_bots: bool = Field(False, description="Casual only: when it lapses, start with bots in the empty seats.")
 
 
-class QuickIn(Schema):
+class QuickIn(StrictIn):
     """The one-button pairing: a seek with the site's defaults (a day per move, ±300, a day)."""
 
     kind: Literal["dominion", "domaine"] = "dominion"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.urls import path
+from django.urls import path, re_path
 from django.views.generic import RedirectView
 
 from api import guide, views
@@ -17,4 +17,6 @@ urlpatterns = [
     path("settings/api/tokens", views.token_create, name="api_token_create"),
     path("settings/api/tokens/<int:token_id>/revoke", views.token_revoke, name="api_token_revoke"),
     path("settings/api/bot", views.bot_account, name="api_bot_account"),
+    # Last: whatever under /api/ nothing above answers is the API's own 404 (problem details), not an HTML page.
+    re_path(r"^api/(?P<rest>.*)$", views.api_unknown, name="api_unknown"),
 ]

@@ -11,26 +11,21 @@ from typing import TYPE_CHECKING
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from accounts import services as account_services
 from api import tokens
 from api.models import SCOPES
+from api.problems import Problem, problem_response
 
 if TYPE_CHECKING:
-    from django.http import HttpRequest
-
-    from accounts.models import User
-
-    class AuthenticatedHttpRequest(HttpRequest):
-        """A request from a signed-in user."""
-
-        user: User
+    from accounts.http import AuthenticatedHttpRequest
 
 
 def _settings() -> HttpResponse:
@@ -74,3 +69,13 @@ def bot_account(request: AuthenticatedHttpRequest) -> HttpResponse:
     else:
         messages.success(request, _("This is now a bot account."))
     return _settings()
+
+
+@csrf_exempt
+def api_unknown(request: HttpRequest, rest: str = "") -> HttpResponse:
+    """Any address under ``/api/`` that no endpoint answers: a 404 as problem details, not the site's HTML page.
+
+    A program reading the API parses JSON; an HTML 404 page would be a
+    parse error rather than the "no such address" it is.
+    """
+    return problem_response(Problem(HTTPStatus.NOT_FOUND, "not_found", _("The API has no such address.")))

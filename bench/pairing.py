@@ -73,7 +73,8 @@ def rate(minute: float, per_day: float) -> float:
 def arrivals(days: int, per_day: float, rng: random.Random) -> list[float]:
     """Arrival minutes over ``days`` days (thinning of a Poisson process at the peak rate)."""
     peak = per_day / MINUTES_PER_DAY * 1.6
-    out, t = [], 0.0
+    out: list[float] = []
+    t = 0.0
     while True:
         t += rng.expovariate(peak)
         if t >= days * MINUTES_PER_DAY:

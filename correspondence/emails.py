@@ -95,6 +95,9 @@ def _content_lines(n: Notification) -> dict[str, Any]:
     if n.kind in _renderers:
         return _renderers[n.kind](n)
     game = n.game
+    if game is None:
+        # Only a kind with its own renderer (matchmaking's seek_expired) may be about no game.
+        raise ValueError(f"notification {n.pk} ({n.kind}) is about no game and no renderer words it")
     title = game_title_of(game)
     seats = list(game.seats.select_related("user").order_by("position"))
     mine = next((s for s in seats if s.user_id == n.user_id), None)
@@ -122,7 +125,7 @@ def _content_lines(n: Notification) -> dict[str, Any]:
         )
     elif n.kind == Kind.TIMED_OUT:
         late = next((s for s in seats if s.position == n.data.get("position")), None)
-        name = late.user.shown_name if late and late.user_id else "?"
+        name = late.user.shown_name if late and late.user else "?"
         if n.data.get("resigned"):
             subject = _("%(name)s resigned in %(game)s") % {"name": name, "game": title}
             lines.append(_("%(name)s resigned in %(game)s.") % {"name": name, "game": title})
@@ -156,7 +159,7 @@ def _content_lines(n: Notification) -> dict[str, Any]:
         lines.append(_("Open the game to take your seat; it starts when every seat is taken."))
     else:  # chat
         author = next((s for s in seats if s.user_id == n.data.get("from")), None)
-        name = author.user.shown_name if author and author.user_id else "?"
+        name = author.user.shown_name if author and author.user else "?"
         subject = _("%(name)s wrote in %(game)s") % {"name": name, "game": title}
         lines.append(_("%(name)s wrote:") % {"name": name})
         # Chat saved before line breaks were refused must not start a line of its own here.

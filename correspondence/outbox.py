@@ -276,6 +276,8 @@ def notification_send(*, notification_id: int) -> bool:
 def _chat_withdrawn(n: Notification) -> bool:
     """True if a chat email's message was hidden by a moderator, or its author blocked since."""
     # A chat row's seq is the message's id; a hidden message has a moderation record.
+    if n.game_id is None:  # every chat row names its game
+        return True
     author = (
         ChatMessage.objects.filter(pk=n.seq, game_id=n.game_id, moderation_hidden__isnull=True)
         .values_list("user_id", flat=True)
@@ -302,7 +304,7 @@ def _skip_reason(n: Notification) -> str:
     if n.kind == Kind.YOUR_MOVE:
         if not _still_your_move(n, seen_skips=False):
             return "no longer the user's move"
-        if is_present(n.game_id, n.user_id):
+        if n.game_id is not None and is_present(n.game_id, n.user_id):
             # They have the game open and see the move there: the email waits, and goes
             # out once they leave without moving (the row is deferred and tried again).
             return "present"
@@ -328,11 +330,14 @@ def _skip_reason(n: Notification) -> str:
 
 def _undo_still_open(n: Notification) -> bool:
     """True while the request ``n`` is about still waits for answers (games.undo.open_request)."""
+    game = n.game
+    if game is None:  # every undo row names its game
+        return False
     return UndoRequest.objects.filter(
         pk=n.data.get("request"),
-        game_id=n.game_id,
+        game_id=game.pk,
         status=UndoRequest.Status.OPEN,
-        at_seq=n.game.last_seq,
+        at_seq=game.last_seq,
     ).exists()
 
 
@@ -343,9 +348,10 @@ def _still_your_move(n: Notification, *, seen_skips: bool = True) -> bool:
     and left without moving is told (while they have it open, the row waits:
     ``games.presence``).
     """
-    if n.game.status != Game.Status.ACTIVE:
+    game = n.game
+    if game is None or game.status != Game.Status.ACTIVE:  # a row about no game is no one's move
         return False
-    seat = Seat.objects.filter(game_id=n.game_id, user_id=n.user_id).first()
+    seat = Seat.objects.filter(game_id=game.pk, user_id=n.user_id).first()
     if seat is None or seat.bot_played or not seat.owes_move or seat.clock_seq != n.seq:
         return False
     if not seen_skips:
@@ -390,7 +396,8 @@ def digest_send(*, user_id: int) -> bool:
         return False
     try:
         with translation.override(user.language or settings.LANGUAGE_CODE):
-            games = sorted({(game_title_of(n.game), absolute(n.game.get_absolute_url())) for n in live})
+            # Each live row passed _still_your_move, so it has its game.
+            games = sorted({(game_title_of(g), absolute(g.get_absolute_url())) for n in live if (g := n.game)})
             content = {
                 "subject": ngettext(
                     "A game is waiting for your move", "%(n)d games are waiting for your move", len(games)

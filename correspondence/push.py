@@ -136,7 +136,9 @@ def subscription_save(*, user: User, data: Any) -> PushSubscription:
         raise InvalidSubscription("A subscription has an endpoint and keys.")
     endpoint, keys = data.get("endpoint"), data["keys"]
     p256dh, auth = keys.get("p256dh"), keys.get("auth")
-    if not all(isinstance(v, str) and v for v in (endpoint, p256dh, auth)):
+    if not (isinstance(endpoint, str) and isinstance(p256dh, str) and isinstance(auth, str)):
+        raise InvalidSubscription("A subscription has an endpoint and keys.")
+    if not (endpoint and p256dh and auth):
         raise InvalidSubscription("A subscription has an endpoint and keys.")
     if not all(storable(v) for v in (endpoint, p256dh, auth)):
         raise InvalidSubscription("The subscription holds characters no URL or key has.")

@@ -30,8 +30,8 @@ from moderation.services import banned_seats_forfeit
 
 log = logging.getLogger(__name__)
 
-#: The sweep leaves rows younger than this to the task queued after commit.
-OUTBOX_GRACE = timedelta(minutes=1)
+#: The sweep leaves rows younger than this to the task queued after commit (``HERALD_OUTBOX_GRACE``, 60 s).
+OUTBOX_GRACE = timedelta(seconds=settings.HERALD_OUTBOX_GRACE)
 #: Seconds between two sweeps run from web requests (no broker).
 REQUEST_SWEEP_INTERVAL = 30
 

@@ -63,7 +63,7 @@ def vacation_start(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Start a vacation of the posted number of days."""
     form = VacationForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
         return redirect("correspondence:settings")
     try:
         vacation = services.vacation_start(user=request.user, days=form.cleaned_data["days"])

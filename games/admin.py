@@ -6,7 +6,10 @@ never offers to edit the move log.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from games.models import Action, ChatMessage, Game, Invitation, Seat
 
@@ -37,9 +40,9 @@ class ActionInline(admin.TabularInline):
 class GameAdmin(admin.ModelAdmin):
     """Games; the seed is deliberately absent."""
 
-    list_display = ("id", "kind", "status", "creator", "rated", "private", "created", "last_seq")
-    list_filter = ("kind", "status", "rated", "private")
-    readonly_fields = (
+    list_display: tuple[str, ...] = ("id", "kind", "status", "creator", "rated", "private", "created", "last_seq")
+    list_filter: ClassVar[tuple[str, ...]] = ("kind", "status", "rated", "private")
+    readonly_fields: ClassVar[tuple[str, ...]] = (
         "kind",
         "options",
         "engine_version",
@@ -55,7 +58,8 @@ class GameAdmin(admin.ModelAdmin):
     exclude = ("seed",)
     inlines = [SeatInline, ActionInline]
 
-    def lookup_allowed(self, lookup: str, value: str, request: object = None) -> bool:
+    # Django 5.2 always passes ``request``; django-stubs still type the call without it (deprecated in 5.0).
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:  # type: ignore[override]
         """Refuse filtering by the seed: ``?seed__gte=`` would reveal it bit by bit.
 
         The seed plus the public log gives every deck order of a running game.
@@ -69,7 +73,7 @@ class GameAdmin(admin.ModelAdmin):
 class ChatMessageAdmin(admin.ModelAdmin):
     """Chat lines, for moderation."""
 
-    list_display = ("game", "user", "text", "created")
+    list_display: tuple[str, ...] = ("game", "user", "text", "created")
     raw_id_fields = ("game", "user")
 
 

@@ -40,6 +40,7 @@ from games.models import Game, Seat
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from collections.abc import Set as AbstractSet
 
 #: Share of a move's time after which "you are running out of time" is sent.
 WARN_FRACTION = 0.8
@@ -49,12 +50,16 @@ BOT_GRACE = timedelta(minutes=2)
 CLOCK_FIELDS = ["owes_move", "clock_started", "clock_seq", "deadline", "warn_at", "bank"]
 
 
-def vacation_ends(user_ids: Iterable[int], now: datetime) -> dict[int, datetime]:
-    """Return ``{user id: when they are back}`` for those of ``user_ids`` away at ``now`` (``games.policy``)."""
+def vacation_ends(user_ids: Iterable[int | None], now: datetime) -> dict[int | None, datetime]:
+    """Return ``{user id: when they are back}`` for those of ``user_ids`` away at ``now`` (``games.policy``).
+
+    ``None`` (a seat nobody took) is passed over; keys are ``int | None`` so a seat's
+    ``user_id`` can be looked up as it is.
+    """
     ids = {u for u in user_ids if u is not None}
     if not ids:
         return {}
-    return policy.away_until(ids, now)
+    return dict(policy.away_until(ids, now).items())
 
 
 def allowance(game: Game, seat: Seat) -> timedelta:
@@ -65,7 +70,12 @@ def allowance(game: Game, seat: Seat) -> timedelta:
 
 
 def clocks_update(
-    game: Game, owing: set[int], now: datetime, *, seats: list[Seat] | None = None, restart: set[int] = frozenset()
+    game: Game,
+    owing: set[int],
+    now: datetime,
+    *,
+    seats: list[Seat] | None = None,
+    restart: AbstractSet[int] = frozenset(),
 ) -> list[Seat]:
     """Start and stop the seats' clocks so that exactly the seats in ``owing`` run.
 
@@ -287,7 +297,7 @@ def seat_clocks(game: Game, now: datetime) -> list[SeatClock]:
     out = []
     for seat in seats:
         running = seat.deadline is not None and not seat.bot_played and game.is_active
-        if running:
+        if running and seat.deadline is not None:  # running says so; spelled out for mypy
             left: timedelta | None = max(seat.deadline - max(now, away.get(seat.user_id, now)), timedelta(0))
         elif seat.bot_played or not game.is_active:
             left = None

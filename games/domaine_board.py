@@ -330,3 +330,36 @@ def unconfirmed_empty_play(move: Any, post: Any) -> str | None:
     if places_nothing(move) and post.get(EMPTY_PLAY_FIELD) != "1":
         return _("This play places nothing: place something first, or tick the box to play the card anyway.")
     return None
+
+
+#: The four sides of a square, in reading order for a cross of buttons: (key, column step, row step).
+SIDES = (("top", 0, -1), ("left", -1, 0), ("right", 1, 0), ("bottom", 0, 1))
+
+
+def focus_sides(square: str, edges: Iterable[str], link: Callable[[str], str]) -> list[dict[str, Any]]:
+    """The four sides of ``square`` as large buttons: which may take a border now, and where each leads.
+
+    On a phone a side drawn on the board is a few pixels thick; after the
+    player chose the square, these are the finger-sized way to pick its side.
+
+    Args:
+        square: the chosen square ("C7").
+        edges: the legal border edges on its sides (names like "C7-C8").
+        link: edge name -> the URL that adds it to the draft.
+
+    Returns:
+        Four dicts (top, left, right, bottom) with ``side`` (that key),
+        ``edge`` (the edge name, or "" at the board's rim) and ``url`` ("" when
+        no border may go there).
+    """
+    pos = parse_square(square)
+    legal = set(edges)
+    out = []
+    for side, dc, dr in SIDES:
+        edge = ""
+        if pos is not None and 0 <= pos[0] + dc < SIZE and 0 <= pos[1] + dr < SIZE:
+            other = square_name(pos[0] + dc, pos[1] + dr)
+            first, second = sorted((square, other), key=lambda s: parse_square(s) or (0, 0))
+            edge = f"{first}-{second}"
+        out.append({"side": side, "edge": edge, "url": link(edge) if edge in legal else ""})
+    return out

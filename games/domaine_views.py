@@ -81,8 +81,8 @@ def parse_draft(params: QueryDict) -> dict[str, Any] | None:
             raise BadDraft(_("A move is an object with an 'act'."))
     else:
         draft = {"act": params.get("act", "")}
-        if params.get("card"):
-            draft["card"] = params["card"].strip()[:8]
+        if card := params.get("card"):
+            draft["card"] = card.strip()[:8]
             try:
                 draft["option"] = int(params.get("option") or 0)
             except ValueError:
@@ -176,7 +176,7 @@ def domaine_draft(request: AuthenticatedHttpRequest, game_id: int) -> HttpRespon
     if game.kind != "domaine":
         raise Http404("Not a Domaine game")
     error = ""
-    status = HTTPStatus.OK
+    status: int = HTTPStatus.OK
     draft: dict[str, Any] | None = None
     targets: dict[str, Any] | None = None
     after: dict[str, Any] | None = None
@@ -222,7 +222,7 @@ def _draft_step(
 ) -> tuple[str, int, dict[str, Any] | None, dict[str, Any] | None, dict[str, Any] | None]:
     """One step of building a move: ``(error, status, draft, targets, preview)`` for the request's draft and pick."""
     error = ""
-    status = HTTPStatus.OK
+    status: int = HTTPStatus.OK
     draft: dict[str, Any] | None = None
     targets: dict[str, Any] | None = None
     after: dict[str, Any] | None = None

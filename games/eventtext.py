@@ -83,7 +83,7 @@ def card_list(cards: Sequence[str], label_of: Callable[[str], str] = card_name) 
 def _dominion(event: dict[str, Any], who: str, card_name: Callable[[str], str] = card_name) -> str:
     kind = event["kind"]
     cards = event.get("cards")
-    card = event.get("card")
+    card: str = event.get("card", "")  # every event that names one card carries it
     count = event.get("count", 0)
     if kind == "play":
         what = card_list(cards, card_name) if cards else card_name(card)

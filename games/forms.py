@@ -4,23 +4,18 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from games.engine.dominion.cards import KINGDOM_CARDS, RECOMMENDED_SETS
 from games.i18n import bot_name, kingdom_set_name
 from games.models import Game
 from games.services import TIME_CONTROLS
 from website.text import validate_one_line
-
-try:  # The Dominion card data lives with the engine; the site must load without it.
-    from games.engine.dominion.cards import KINGDOM_CARDS, RECOMMENDED_SETS
-except ImportError:  # pragma: no cover - only before the engine lands
-    KINGDOM_CARDS: list[str] = []
-    RECOMMENDED_SETS: dict[str, list[str]] = {}
 
 #: Bots offered on the form, in order; only those the engine has are shown.
 OFFERED_BOTS = ["smart", "big_money"]
@@ -73,7 +68,8 @@ class GameOptionsForm(forms.Form):
         coerce=int,
         initial=int(timedelta(days=1).total_seconds()),
         required=False,
-        empty_value=0,
+        # django-stubs allow only a str or None here; Django returns whatever is given, and coerce makes ints.
+        empty_value=0,  # type: ignore[arg-type]
     )
     rated = forms.TypedChoiceField(
         label=_("Rating"),
@@ -96,12 +92,18 @@ class GameOptionsForm(forms.Form):
         """Build the form; ``bots`` are the bot names the engine offers."""
         super().__init__(*args, **kwargs)
         # Labels are built per request so they follow the active language.
-        self.fields["time_per_move"].choices = [(int(d.total_seconds()), time_control_label(d)) for d in TIME_CONTROLS]
-        self.fields["increment"].choices = [(int(d.total_seconds()), time_control_label(d)) for d in FISCHER_INCREMENTS]
+        cast(forms.ChoiceField, self.fields["time_per_move"]).choices = [
+            (int(d.total_seconds()), time_control_label(d)) for d in TIME_CONTROLS
+        ]
+        cast(forms.ChoiceField, self.fields["increment"]).choices = [
+            (int(d.total_seconds()), time_control_label(d)) for d in FISCHER_INCREMENTS
+        ]
 
         bot_choices = [(HUMAN, _("A person"))] + [(name, bot_name(name)) for name in (bots or [])]
         if "recommended_set" in self.fields:
-            self.fields["recommended_set"].choices = [(n, kingdom_set_name(n)) for n in RECOMMENDED_SETS]
+            cast(forms.ChoiceField, self.fields["recommended_set"]).choices = [
+                (n, kingdom_set_name(n)) for n in RECOMMENDED_SETS
+            ]
         for seat in (2, 3, 4):
             self.fields[f"seat_{seat}"] = forms.ChoiceField(
                 label=_("Seat %(n)d") % {"n": seat}, required=False, choices=bot_choices, initial=HUMAN
@@ -118,7 +120,8 @@ class GameOptionsForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         """Check the bots fit the seats and an invite-only game invites someone."""
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         players = data.get("players") or 2
         data["bots"] = [b for s in range(2, players + 1) if (b := data.get(f"seat_{s}"))]
         if data.get("visibility") == "invite" and not data.get("invited") and len(data["bots"]) < players - 1:
@@ -140,6 +143,10 @@ class GameOptionsForm(forms.Form):
             else timedelta(0),
             "bots": data["bots"],
         }
+
+    def game_create_kwargs(self) -> dict[str, Any]:
+        """Return ``games.services.game_create``'s arguments (but ``creator``): each kind's form says its own."""
+        raise NotImplementedError
 
 
 class DominionGameForm(GameOptionsForm):
@@ -174,7 +181,8 @@ class DominionGameForm(GameOptionsForm):
 
     def clean(self) -> dict[str, Any]:
         """Check the kingdom choice is complete and the bots fit the seats."""
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         mode = data.get("kingdom")
         if mode == self.KINGDOM_RECOMMENDED and not data.get("recommended_set"):
             self.add_error("recommended_set", _("Choose a recommended set."))

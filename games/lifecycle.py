@@ -185,7 +185,7 @@ def game_join(*, game_id: int, user: User) -> Game:
             raise CannotJoin(_("Verify your email address before playing rated games."))
         if game.rated and not settings.HERALD_RATE_BOT_ACCOUNTS and _mixes_bots_and_people(seats, user):
             raise CannotJoin(_("Rated games do not pair bot accounts with people."))
-        if is_blocked_by_any(user, [s.user_id for s in seats]):
+        if is_blocked_by_any(user, [s.user_id for s in seats if s.user_id is not None]):
             # Deliberately vague: blocks are private.
             raise CannotJoin(_("You cannot join this game."))
         taken = {s.position for s in seats}
@@ -208,7 +208,7 @@ def _seats_changed(game: Game) -> None:
 
 def _mixes_bots_and_people(seats: Sequence[Seat], user: User) -> bool:
     """True if seating ``user`` beside ``seats`` would put a bot account and a person at one table."""
-    flags = {user.bot_account} | {s.user.bot_account for s in seats if s.user_id is not None}
+    flags = {user.bot_account} | {s.user.bot_account for s in seats if s.user is not None}
     return len(flags) > 1
 
 

@@ -101,7 +101,7 @@ def retry_on_deadlock(fn: Callable[[], T], *, attempts: int = DEADLOCK_ATTEMPTS,
                 raise
             log.info(
                 "transaction rolled back by PostgreSQL (%s); try %d of %d",
-                exc.__cause__.sqlstate,
+                getattr(exc.__cause__, "sqlstate", None),
                 attempt + 1,
                 attempts,
             )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -213,7 +214,7 @@ class Seat(models.Model):
     @property
     def name(self) -> str:
         """Return the name shown for this seat."""
-        if self.user_id is not None:
+        if self.user is not None:
             return self.user.shown_name
 
         return bot_name(self.bot)
@@ -274,7 +275,7 @@ class Action(models.Model):
     def __str__(self) -> str:
         return f"{self.game} #{self.seq}"
 
-    def save(self, *args: object, **kwargs: object) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         """Insert the row; refuse to update it, since the log is the game's truth."""
         if not self._state.adding:
             raise ValueError("Actions are append-only")

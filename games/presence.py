@@ -99,20 +99,20 @@ def presence_of(game: Game) -> dict[int, Presence]:
     One cache read for all seats; seats come from ``game.seats.all()`` (a
     prefetch, if the caller made one).
     """
-    seats = [s for s in game.seats.all() if s.user_id is not None and not s.bot]
-    if not seats:
+    people = [(s.user_id, s) for s in game.seats.all() if s.user_id is not None and not s.bot]
+    if not people:
         return {}
-    found = cache.get_many([_key(game.pk, s.user_id) for s in seats])
+    found = cache.get_many([_key(game.pk, user_id) for user_id, _s in people])
     now = time.time()
-    out = {}
-    for s in seats:
-        touched, _saved = _read(found.get(_key(game.pk, s.user_id)))
+    out: dict[int, Presence] = {}
+    for user_id, s in people:
+        touched, _saved = _read(found.get(_key(game.pk, user_id)))
         here = touched is not None and now - touched < _ttl()
         last = s.last_seen
         if touched is not None:
             at = datetime.fromtimestamp(touched, tz=UTC)
             last = at if last is None or at > last else last
-        out[s.user_id] = Presence(here=here, last_seen=last)
+        out[user_id] = Presence(here=here, last_seen=last)
     return out
 
 
@@ -124,7 +124,10 @@ def is_present(game_id: int, user_id: int) -> bool:
 
 def presence_mark(game: Game, presence: dict[int, Presence]) -> str:
     """A short string that changes when anyone at ``game`` arrives or leaves (for the page's poll cursor)."""
-    return "".join("h" if (p := presence.get(s.user_id)) is not None and p.here else "-" for s in game.seats.all())
+    return "".join(
+        "h" if s.user_id is not None and (p := presence.get(s.user_id)) is not None and p.here else "-"
+        for s in game.seats.all()
+    )
 
 
 def seen_recently(when: datetime | None) -> bool:

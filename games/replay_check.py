@@ -108,8 +108,8 @@ def _compare(game: Game, engine: Engine, seats: list[Seat], moves: list[tuple[in
         if game.status == Game.Status.ACTIVE and owed != sorted(game.to_act):
             return f"the rules wait on seats {owed}, the row on {sorted(game.to_act)}"
         return ""
-    if game.status == Game.Status.FINISHED and over:
-        result = engine.result(state)
+    result = engine.result(state)  # None until the rules say the game is over
+    if game.status == Game.Status.FINISHED and over and result is not None:
         ranks = final_ranks(seats, result)
         for s in seats:
             if s.forfeited:

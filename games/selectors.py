@@ -80,10 +80,11 @@ def with_seats(game: Game, seats: list[Seat]) -> Game:
     """
     qs = Seat.objects.filter(game=game)
     qs._result_cache = list(seats)
-    qs._prefetch_done = True
+    # Django's private prefetch bookkeeping (what prefetch_related writes), which django-stubs leave out.
+    qs._prefetch_done = True  # type: ignore[attr-defined]
     cache = getattr(game, "_prefetched_objects_cache", None)
     if cache is None:
-        cache = game._prefetched_objects_cache = {}
+        cache = game._prefetched_objects_cache = {}  # type: ignore[attr-defined]
     cache["seats"] = qs
     return game
 
@@ -390,7 +391,7 @@ def game_record(game: Game) -> dict[str, Any]:
             {
                 "seat": s.position,
                 "name": str(s.name),
-                "user": s.user.username if s.user_id else None,
+                "user": s.user.username if s.user else None,
                 "bot": s.bot or None,
                 "rank": s.rank,
                 "score": s.score,

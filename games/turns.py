@@ -10,6 +10,7 @@ saves the fields it lists.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from datetime import datetime
 from typing import Any
 
@@ -27,7 +28,12 @@ def answering_only(pending: list[Any]) -> set[int]:
 
 
 def update_turn_fields(
-    game: Game, engine: Engine, state: Any, *, seats: list[Seat] | None = None, answering: set[int] = frozenset()
+    game: Game,
+    engine: Engine,
+    state: Any,
+    *,
+    seats: list[Seat] | None = None,
+    answering: AbstractSet[int] = frozenset(),
 ) -> None:
     """Set ``to_act`` from ``pending``, run the clocks of exactly those seats, publish ``DecisionsOwed``.
 

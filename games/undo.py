@@ -24,6 +24,7 @@ the game stays at the seq it was asked at. All timestamps are UTC.
 from __future__ import annotations
 
 import pickle
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -263,7 +264,9 @@ def _lock(game_id: int, user: User, expected_seq: int) -> tuple[Game, Seat, list
     return game, seat, seats
 
 
-def _append_undo(game: Game, position: int, plan: rules.Plan, *, seats: list[Seat], agreed: list[int]) -> MoveResult:
+def _append_undo(
+    game: Game, position: int, plan: rules.Plan, *, seats: list[Seat], agreed: Iterable[int]
+) -> MoveResult:
     """Append the undo entry, go back to its position, run the clocks, publish. Lock held."""
     since = timezone.now()
     engine = _engine(game)

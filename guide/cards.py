@@ -89,9 +89,11 @@ def domaine_action_text(kind: str, n: int) -> str:
             n,
         ) % {"n": n}
     if kind == "desertion":
+        # Two steps, in the order the page asks them (the walk-through found the one-sentence version hard).
         return _(
-            "A knight of another player's domain that shares a border with one of your domains goes back to "
-            "its owner, and one of your knights joins your neighbouring domain (a forest costs 1 gold more)."
+            "Two steps. First choose a knight of another player that stands in their domain next to one of "
+            "yours: it leaves the board and goes back to its owner. Then place one of your knights in your "
+            "domain next to theirs, on a free square as for any knight (a forest costs 1 gold more)."
         )
     if kind == "alliance":
         return _(

@@ -91,6 +91,15 @@ def domaine_lines(view: dict[str, Any], viewer: int | None, my_move: bool) -> li
                     "castles. Until you close one, your score stays 0."
                 )
             )
+        if me is not None and not me.get("income"):
+            # The walk-through: both new players spent their 7 gold and were broke by their third turn.
+            lines.append(
+                _(
+                    "No income yet: gold comes only from mines inside your domains (1 gold a turn for each kind). "
+                    "Until a domain of yours holds a mine, the gold you have and the cards you sell are all there "
+                    "is, so spend it on closing a domain around a mine."
+                )
+            )
         lines.append(
             _(
                 "Forests score 1, villages 3, the royal city 5; each kind of mine you hold 3 times scores 5 and "

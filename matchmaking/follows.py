@@ -8,6 +8,7 @@ is older than the block.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -65,7 +66,7 @@ def is_following(user: User | None, other: User) -> bool:
     return Follow.objects.filter(follower=user, followed=other).exists()
 
 
-def followed_ids(user: User) -> QuerySet[Follow]:
+def followed_ids(user: User) -> QuerySet[Follow, Mapping[str, object]]:
     """The ids ``user`` follows, without anyone blocked either way, as a subquery."""
     return (
         Follow.objects.filter(follower=user)

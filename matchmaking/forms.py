@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -50,14 +50,19 @@ class SeekForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         """Build the form; the time choices' labels follow the active language."""
         super().__init__(*args, **kwargs)
-        self.fields["time_per_move"].choices = [(int(d.total_seconds()), time_control_label(d)) for d in TIME_CONTROLS]
+        cast(forms.ChoiceField, self.fields["time_per_move"]).choices = [
+            (int(d.total_seconds()), time_control_label(d)) for d in TIME_CONTROLS
+        ]
         self.fields["time_per_move"].initial = int(QUICK_TIME_PER_MOVE.total_seconds())
-        self.fields["lifetime"].choices = [(int(d.total_seconds()), time_control_label(d)) for d in SEEK_LIFETIMES]
+        cast(forms.ChoiceField, self.fields["lifetime"]).choices = [
+            (int(d.total_seconds()), time_control_label(d)) for d in SEEK_LIFETIMES
+        ]
         self.fields["lifetime"].initial = int(DEFAULT_LIFETIME.total_seconds())
 
     def clean(self) -> dict[str, Any]:
         """Check the range reads low to high and bots only fill casual games."""
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         low, high = data.get("rating_low"), data.get("rating_high")
         if low is not None and high is not None and low > high:
             self.add_error("rating_high", _("The highest rating must not be below the lowest."))

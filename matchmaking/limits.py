@@ -113,7 +113,7 @@ def check_capacity(user: User, *, extra: int = 0) -> None:
 
 def bans_of(user_ids: list[int]) -> dict[int, frozenset[str]]:
     """Each user's banned kingdom cards (empty for those who banned none); one query."""
-    out = {u: frozenset() for u in user_ids}
+    out: dict[int, frozenset[str]] = {u: frozenset() for u in user_ids}
     for row in KingdomBans.objects.filter(user_id__in=user_ids):
         out[row.user_id] = frozenset(c for c in row.cards if c in KINGDOM_CARDS)
     return out

@@ -91,9 +91,10 @@ def _pairs(user_ids: set[int], now: datetime) -> tuple[set[frozenset[int]], set[
 
 
 def _eligible(seek: Seek, restricted: dict[int, bool]) -> bool:
-    """False for a seek whose player may not play now (suspended); asked once per user per run."""
+    """False for a seek whose player may not play now (suspended, deactivated, deleted); asked once per user per run."""
     if seek.user_id not in restricted:
-        restricted[seek.user_id] = policy.is_restricted(seek.user, "join")
+        user = seek.user
+        restricted[seek.user_id] = not user.is_active or user.deleted is not None or policy.is_restricted(user, "join")
     return not restricted[seek.user_id]
 
 

@@ -43,7 +43,10 @@ def render_rematch(n: Notification) -> dict[str, Any]:
     """ "X offers a rematch of <game>": subject, lines and the finished game's link (where to accept)."""
     host = User.objects.filter(pk=n.data.get("by")).first()
     name = host.shown_name if host is not None else "?"
-    title = game_title_of(n.game)
+    game = n.game
+    if game is None:
+        raise ValueError(f"rematch notification {n.pk} names no game")
+    title = game_title_of(game)
     return {
         "subject": _("%(name)s offers a rematch of %(game)s") % {"name": name, "game": title},
         "lines": [
@@ -51,7 +54,7 @@ def render_rematch(n: Notification) -> dict[str, Any]:
             % {"name": name, "game": title},
             _("Open the game to accept or decline; the offer lapses after a day."),
         ],
-        "games": [(title, absolute(n.game.get_absolute_url()))],
+        "games": [(title, absolute(game.get_absolute_url()))],
     }
 
 

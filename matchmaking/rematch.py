@@ -52,7 +52,7 @@ def rematch_refusal(game: Game, seats: list[Seat], user: User) -> str:
     if any(s.user_id is None for s in seats):
         return _("A game with bots cannot be played again this way: start a new one.")
     ids = [s.user_id for s in seats]
-    if any(s.user.deleted is not None or not s.user.is_active for s in seats):
+    if any(s.user is None or s.user.deleted is not None or not s.user.is_active for s in seats):
         return _("A player of this game has left the site.")
     if Block.objects.filter(blocker_id__in=ids, blocked_id__in=ids).exists():
         return _("This game cannot be played again.")  # blocks are private: no more said
@@ -118,7 +118,8 @@ def rematch_accept(*, game_id: int, user: User) -> RematchOffer:
             offer.accepted = [*offer.accepted, user.pk]
             offer.save(update_fields=["accepted"])
         if {s.user_id for s in seats} <= set(offer.accepted):
-            rotated = [s.user for s in seats[1:] + seats[:1]]
+            # Every seat has its person (rematch_refusal refuses a game with bots).
+            rotated = [u for s in seats[1:] + seats[:1] if (u := s.user) is not None]
             offer.new_game = services.game_create_arranged(
                 players=rotated,
                 kind=game.kind,
@@ -163,6 +164,8 @@ def offers_lapse(*, now: datetime | None = None) -> int:
 
 def offer_still_open(n: Notification) -> bool:
     """For the outbox: a rematch notice is sent only while its offer is open and the user has not answered."""
+    if n.game_id is None:  # every rematch notice names its game
+        return False
     offer = RematchOffer.objects.filter(
         pk=n.seq, game_id=n.game_id, status=RematchOffer.Status.OPEN, expires__gt=timezone.now()
     ).first()

@@ -298,7 +298,9 @@ def _fill_with_bots(seek: Seek) -> Game:
 
 def open_seeks(viewer: User | None) -> list[Seek]:
     """The open seeks the lobby lists, newest first, without those of players blocked either way with the viewer."""
-    qs = Seek.objects.filter(status=Seek.Status.OPEN, expires__gt=timezone.now()).select_related("user")
+    qs = Seek.objects.filter(
+        status=Seek.Status.OPEN, expires__gt=timezone.now(), user__is_active=True, user__deleted__isnull=True
+    ).select_related("user")
     if viewer is not None:
         qs = qs.exclude(user__in=Block.objects.filter(blocked=viewer).values("blocker_id")).exclude(
             user__in=Block.objects.filter(blocker=viewer).values("blocked_id")

@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
 from games import services as games
 from games.views.access import get_game_for_player, login_required_for_game_post
@@ -35,7 +36,7 @@ def _after_seek(request: HttpRequest, seek: Seek) -> HttpResponse:
 
 @login_required
 @require_POST
-def quick(request: HttpRequest) -> HttpResponse:
+def quick(request: AuthenticatedHttpRequest) -> HttpResponse:
     """ "Play a rated Dominion game": join a compatible seek or post one (``services.quick_pair``)."""
     form = QuickForm(request.POST)
     if not form.is_valid():
@@ -53,7 +54,7 @@ def quick(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def seek_new(request: HttpRequest) -> HttpResponse:
+def seek_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The seek form; a valid POST posts the seek (and may start a game at once)."""
     form = SeekForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -70,7 +71,7 @@ def seek_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def seek_cancel(request: HttpRequest, seek_id: int) -> HttpResponse:
+def seek_cancel(request: AuthenticatedHttpRequest, seek_id: int) -> HttpResponse:
     """Withdraw one of the user's open seeks."""
     try:
         services.seek_cancel(seek_id=seek_id, user=request.user)
@@ -85,7 +86,7 @@ def seek_cancel(request: HttpRequest, seek_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def seek_accept(request: HttpRequest, seek_id: int) -> HttpResponse:
+def seek_accept(request: AuthenticatedHttpRequest, seek_id: int) -> HttpResponse:
     """Answer a seek listed in the lobby (``services.seek_accept``)."""
     try:
         seek = services.seek_accept(seek_id=seek_id, user=request.user)
@@ -99,7 +100,7 @@ def seek_accept(request: HttpRequest, seek_id: int) -> HttpResponse:
 
 @login_required_for_game_post
 @require_POST
-def rematch_accept(request: HttpRequest, game_id: int) -> HttpResponse:
+def rematch_accept(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     """Offer a rematch of a finished game, or accept the open offer; to the new game once it starts."""
     get_game_for_player(request, game_id)
     try:
@@ -116,7 +117,7 @@ def rematch_accept(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required_for_game_post
 @require_POST
-def rematch_decline(request: HttpRequest, game_id: int) -> HttpResponse:
+def rematch_decline(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     """Decline the open rematch offer of a finished game."""
     get_game_for_player(request, game_id)
     try:
@@ -132,7 +133,7 @@ def rematch_decline(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def follow(request: HttpRequest, username: str) -> HttpResponse:
+def follow(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
     """Follow a player (from their profile): their games then show in your lobby."""
     try:
         follows.follow(user=request.user, username=username)
@@ -147,7 +148,7 @@ def follow(request: HttpRequest, username: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def unfollow(request: HttpRequest, username: str) -> HttpResponse:
+def unfollow(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
     """Stop following a player."""
     follows.unfollow(user=request.user, username=username)
     messages.success(request, _("You no longer follow this player."))
@@ -156,7 +157,7 @@ def unfollow(request: HttpRequest, username: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def bans(request: HttpRequest) -> HttpResponse:
+def bans(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The kingdom bans settings page: up to three cards left out of random kingdoms drawn for seeks and rematches."""
     form = BansForm(request.POST or None, initial={"cards": follows.bans_get(request.user)})
     if request.method == "POST" and form.is_valid():

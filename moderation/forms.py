@@ -101,7 +101,8 @@ class GameActionForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         """Require the fields the chosen action needs."""
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         needs = {
             "adjudicate": "ranks",
             "forfeit": "position",

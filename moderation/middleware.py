@@ -26,7 +26,8 @@ def moderation_state(get_response: Callable[[HttpRequest], HttpResponse]) -> Cal
     def middleware(request: HttpRequest) -> HttpResponse:
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
-            state = request.moderation_state = selectors.user_state(user)
+            # An attribute of Herald's own on the request (read back by selectors.request_state).
+            state = request.moderation_state = selectors.user_state(user)  # type: ignore[attr-defined]
             if state.banned:
                 logout(request)
                 return redirect("moderation:banned")

@@ -8,6 +8,8 @@ append-only, and the admin offers no way to edit or delete it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -172,7 +174,7 @@ class ModerationAction(models.Model):
     def __str__(self) -> str:
         return f"{self.created:%Y-%m-%d %H:%M} {self.get_action_display()}"
 
-    def save(self, *args: object, **kwargs: object) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         """Insert the row; refuse to update it: the trail must stay as written."""
         if not self._state.adding:
             raise ValueError("Moderation actions are append-only")

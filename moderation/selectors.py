@@ -19,9 +19,12 @@ from django.utils import timezone
 from moderation.models import HiddenMessage, Notice, Restriction
 
 if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+    from django.db.models import QuerySet
     from django.http import HttpRequest
 
     from accounts.models import User
+    from games.models import ChatMessage
 
 #: How long a user's moderation state may be cached at most (seconds).
 STATE_CACHE_SECONDS = 300
@@ -116,13 +119,12 @@ def banned_user_ids() -> list[int]:
     )
 
 
-def with_hidden_flag(queryset: object) -> object:
+def with_hidden_flag(queryset: QuerySet[ChatMessage]) -> QuerySet[ChatMessage]:
     """Annotate chat messages with ``is_hidden`` (for moderators' views)."""
+    return queryset.annotate(is_hidden=Exists(HiddenMessage.objects.filter(message=OuterRef("pk"))))
 
-    return queryset.annotate(is_hidden=Exists(HiddenMessage.objects.filter(message=OuterRef("pk"))))  # type: ignore[attr-defined]
 
-
-def is_moderator(user: User | None) -> bool:
+def is_moderator(user: User | AnonymousUser | None) -> bool:
     """True for staff who hold the moderation permissions (the Moderators group, or superusers)."""
     return bool(
         user is not None and user.is_authenticated and user.is_staff and user.has_perm("moderation.moderate_chat")

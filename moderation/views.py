@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
+from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
 from games.models import ChatMessage, Game
 from games.selectors import can_view
@@ -20,7 +21,7 @@ from moderation.forms import ReportForm
 from moderation.models import Report
 
 
-def _report_target(request: HttpRequest) -> tuple[User, ChatMessage | None, Game | None]:
+def _report_target(request: AuthenticatedHttpRequest) -> tuple[User, ChatMessage | None, Game | None]:
     """Return ``(reported user, message, game)`` named by ``message`` or ``user`` (+ ``game``).
 
     Http404 for anything the reporter may not see: a private game's message,
@@ -52,7 +53,7 @@ def _int(value: str) -> int:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def report_new(request: HttpRequest) -> HttpResponse:
+def report_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Report a chat message (``?message=<id>``) or a player (``?user=<name>[&game=<id>]``)."""
     reported, message, game = _report_target(request)
     form = ReportForm(request.POST or None)
@@ -73,7 +74,7 @@ def report_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_safe
-def report_list(request: HttpRequest) -> HttpResponse:
+def report_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The signed-in user's reports with their status and the moderators' note."""
     reports = Report.objects.filter(reporter=request.user).select_related("reported", "game").order_by("-created")[:100]
     return render(request, "moderation/reports.html", {"reports": reports})

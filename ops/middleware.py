@@ -121,7 +121,7 @@ class RateLimitMiddleware:
             return None
         name = request.resolver_match.view_name if request.resolver_match else None
         limit = settings.HERALD_RATE_LIMITS.get(name or "")
-        if limit is None:
+        if limit is None or name is None:
             return None
         key, rate = limit
         usage = get_usage(request, group=f"herald:{name}", key=key, rate=rate, method="POST", increment=True)

@@ -1,8 +1,9 @@
 """The heartbeat task that ``/health/`` and the staff page read.
 
-Beat queues it every ``HERALD_HEARTBEAT_EVERY`` seconds (``CELERY_BEAT_SCHEDULE``);
-a worker runs it and stamps the time, so a fresh stamp means beat, the
-broker, a worker and the database all work.
+Beat queues it every ``HERALD_HEARTBEAT_EVERY`` seconds (``CELERY_BEAT_SCHEDULE``)
+on the ``heartbeat`` queue (``CELERY_TASK_ROUTES``), which every worker takes
+from besides ``celery``; a worker runs it and stamps the time, so a fresh
+stamp means beat, the broker, a worker and the database all work.
 """
 
 from __future__ import annotations

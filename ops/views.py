@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from accounts.http import AuthenticatedHttpRequest
 from ops import health, selectors
 
 
@@ -37,7 +38,7 @@ def health_view(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_safe
-def stats(request: HttpRequest) -> HttpResponse:
+def stats(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The staff page: games running, moves per hour and day, the outbox, overdue decisions, the heartbeat."""
     if not request.user.is_staff:
         raise PermissionDenied

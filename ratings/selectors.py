@@ -7,6 +7,7 @@ every function takes ``now`` (aware, UTC) instead of reading the clock.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -291,9 +292,9 @@ def changes_for_game(game: Game) -> dict[int, RatingChange]:
     return {rc.user_id: rc for rc in RatingChange.objects.filter(game=game, reversed__isnull=True)}
 
 
-def changes_for_games(user: User, games: list[Game] | object) -> dict[int, RatingChange]:
+def changes_for_games(user: User, games: Iterable[Game]) -> dict[int, RatingChange]:
     """Return ``user``'s rating changes for ``games`` by game id (one query)."""
-    ids = [g.pk for g in games]  # type: ignore[attr-defined]
+    ids = [g.pk for g in games]
     if not ids:
         return {}
     return {rc.game_id: rc for rc in RatingChange.objects.filter(user=user, game_id__in=ids, reversed__isnull=True)}

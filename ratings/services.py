@@ -148,17 +148,24 @@ def rating_ranks(seats: Sequence[Seat]) -> list[int]:
     winning position still loses), in the order of their own ``rank`` among
     themselves (``games.autoplay`` ranks the seat that timed out last
     first); forfeited seats without a rank share the very last place.
+
+    Raises:
+        ValueError: a seat that did not forfeit has no rank (such a game is
+            not rateable: ``game_is_rateable``).
     """
-    finished = [s.rank for s in seats if not s.forfeited]
+    if any(s.rank is None and not s.forfeited for s in seats):
+        raise ValueError("a seat that did not forfeit has no rank")
+    finished = [s.rank for s in seats if not s.forfeited and s.rank is not None]
     forfeits = [s.rank for s in seats if s.forfeited and s.rank is not None]
     after = len(finished) + 1
 
     def rank(seat: Seat) -> int:
-        if not seat.forfeited:
-            return 1 + sum(1 for r in finished if r < seat.rank)
-        if seat.rank is None:
+        mine = seat.rank
+        if mine is None:  # forfeited (checked above)
             return after + len(forfeits)
-        return after + sum(1 for r in forfeits if r < seat.rank)
+        if not seat.forfeited:
+            return 1 + sum(1 for r in finished if r < mine)
+        return after + sum(1 for r in forfeits if r < mine)
 
     return [rank(s) for s in seats]
 
@@ -169,6 +176,7 @@ class _Change:
 
     user_id: int
     rank: int
+    at: datetime
     mu_before: float
     sigma_before: float
     mu_after: float
@@ -192,6 +200,7 @@ def _compute(players: Sequence[tuple[int, int, Belief]], at: datetime) -> list[_
         _Change(
             user_id=user_id,
             rank=rank,
+            at=at,
             mu_before=mu0,
             sigma_before=s0,
             mu_after=team[0].mu,
@@ -203,12 +212,25 @@ def _compute(players: Sequence[tuple[int, int, Belief]], at: datetime) -> list[_
     ]
 
 
+def _rated_seats(game: Game, seats: Sequence[Seat]) -> tuple[datetime, list[tuple[int, int]]]:
+    """When a rateable game finished, and its players' ``(user id, rating rank)`` in seat order.
+
+    Raises:
+        ValueError: ``game`` is not rateable (``game_is_rateable``): it has
+            no finish time, an empty seat, or a finished seat without a rank.
+    """
+    user_ids = [s.user_id for s in seats if s.user_id is not None]
+    if game.finished is None or len(user_ids) != len(seats):
+        raise ValueError(f"game {game.pk} is not rateable")
+    return game.finished, list(zip(user_ids, rating_ranks(seats), strict=True))
+
+
 def _change_row(game: Game, c: _Change) -> RatingChange:
     return RatingChange(
         game=game,
         user_id=c.user_id,
         kind=game.kind,
-        at=game.finished,
+        at=c.at,
         rank=c.rank,
         mu_before=c.mu_before,
         sigma_before=c.sigma_before,
@@ -253,8 +275,8 @@ def rating_update(*, game: Game) -> list[RatingChange]:
         existing = list(RatingChange.objects.filter(game=game).order_by("pk"))
         if existing:
             return existing
-        at = game.finished
-        user_ids = [s.user_id for s in seats]
+        at, ranked = _rated_seats(game, seats)
+        user_ids = [uid for uid, _rank in ranked]
         # Newcomers get a row first (ignoring a concurrent insert of the same
         # row), so that every player's row can be locked below.
         Rating.objects.bulk_create(
@@ -270,16 +292,16 @@ def rating_update(*, game: Game) -> list[RatingChange]:
         }
         players = [
             (
-                s.user_id,
+                uid,
                 rank,
                 Belief(
-                    mu=rows[s.user_id].mu,
-                    sigma=rows[s.user_id].sigma,
-                    games=rows[s.user_id].games,
-                    last_played=rows[s.user_id].last_played if rows[s.user_id].games else None,
+                    mu=rows[uid].mu,
+                    sigma=rows[uid].sigma,
+                    games=rows[uid].games,
+                    last_played=rows[uid].last_played if rows[uid].games else None,
                 ),
             )
-            for s, rank in zip(seats, rating_ranks(seats), strict=True)
+            for uid, rank in ranked
         ]
         changes = _compute(players, at)
         for c in changes:
@@ -352,17 +374,13 @@ def ratings_recompute(*, kinds: Iterable[str] | None = None, write: bool = False
         reversed_rows = reversed_rows.filter(kind__in=list(kinds))
     skipped = set(reversed_rows.values_list("game_id", "user_id"))
     for game, seats in _rateable_games(kinds):
-        players = [
-            (s.user_id, rank, beliefs.get((game.kind, s.user_id)) or Belief.new())
-            for s, rank in zip(seats, rating_ranks(seats), strict=True)
-        ]
-        for c in _compute(players, game.finished):
+        at, ranked = _rated_seats(game, seats)
+        players = [(uid, rank, beliefs.get((game.kind, uid)) or Belief.new()) for uid, rank in ranked]
+        for c in _compute(players, at):
             if (game.pk, c.user_id) in skipped:
                 continue
             old = beliefs.get((game.kind, c.user_id))
-            beliefs[(game.kind, c.user_id)] = Belief(
-                c.mu_after, c.sigma_after, (old.games if old else 0) + 1, game.finished
-            )
+            beliefs[(game.kind, c.user_id)] = Belief(c.mu_after, c.sigma_after, (old.games if old else 0) + 1, at)
             computed.append((game, c))
         report.games += 1
     report.changes = len(computed)
@@ -398,10 +416,13 @@ def ratings_recompute(*, kinds: Iterable[str] | None = None, write: bool = False
         with transaction.atomic():
             stored_changes.delete()
             stored_ratings.delete()
-            Rating.objects.bulk_create(
-                Rating(user_id=uid, kind=kind, mu=b.mu, sigma=b.sigma, games=b.games, last_played=b.last_played)
-                for (kind, uid), b in beliefs.items()
-            )
+            rows = []
+            for (kind, uid), b in beliefs.items():
+                assert b.last_played is not None  # every belief here comes out of a replayed game
+                rows.append(
+                    Rating(user_id=uid, kind=kind, mu=b.mu, sigma=b.sigma, games=b.games, last_played=b.last_played)
+                )
+            Rating.objects.bulk_create(rows)
             RatingChange.objects.bulk_create(_change_row(game, c) for game, c in computed)
         report.written = True
     return report

@@ -93,7 +93,8 @@ def build_rows(game: Game, seats: list[Seat], numbers: GameNumbers | None, bands
     players = []
     cards = []
     for i, s in enumerate(seats):
-        band = band_of(bands.get(s.user_id)) if rated else ""
+        before = bands.get(s.user_id) if s.user_id is not None else None
+        band = band_of(before) if rated else ""
         common = {"game": game, "position": s.position, "user_id": s.user_id, "players": n, "rated": rated}
         players.append(
             PlayerStats(

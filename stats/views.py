@@ -42,7 +42,7 @@ COLUMNS = (
 
 def _columns(players: int | None, sort: str) -> list[dict[str, object]]:
     """Column headings with their sort links: a click sorts by it, a second click reverses."""
-    out = []
+    out: list[dict[str, object]] = []
     for key, label in COLUMNS:
         current = sort.lstrip("-") == key
         reverse = current and not sort.startswith("-")

@@ -8,28 +8,32 @@ machine without them cannot pass by skipping.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from datetime import timedelta
+from typing import NoReturn
 
 import pytest
 from django.core.cache import cache
+from pytest_django import Settings
 
 from accounts.models import User
 from games import services
 from games.engine import registry
-from games.models import Game
+from games.models import Game, Seat
 from tests.factories import UserFactory
 
 SERVICE_MISSING = "[service missing]"
 
 
-def skip_missing_service(what: str) -> None:
+def skip_missing_service(what: str) -> NoReturn:
     """Skip the test because ``what`` is not available (a failure under CI)."""
     pytest.skip(f"{SERVICE_MISSING} {what}")
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     """Fail, rather than skip, a test whose service is missing when CI requires services."""
     report = yield
     if report.skipped and os.environ.get("HERALD_REQUIRE_SERVICES") and SERVICE_MISSING in str(report.longrepr):
@@ -53,7 +57,7 @@ def counter_engine(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def fast_and_clean(settings: object) -> Iterator[None]:
+def fast_and_clean(settings: Settings) -> Iterator[None]:
     """Hash passwords cheaply and start every test with an empty cache."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     cache.clear()
@@ -64,19 +68,19 @@ def fast_and_clean(settings: object) -> Iterator[None]:
 @pytest.fixture
 def player(db: None) -> User:
     """The persona who created the game and plays in it."""
-    return UserFactory(username="player")
+    return UserFactory.create(username="player")
 
 
 @pytest.fixture
 def opponent(db: None) -> User:
     """The persona who plays against ``player``."""
-    return UserFactory(username="opponent")
+    return UserFactory.create(username="opponent")
 
 
 @pytest.fixture
 def outsider(db: None) -> User:
     """A signed-in user with no seat: a spectator at most."""
-    return UserFactory(username="outsider")
+    return UserFactory.create(username="outsider")
 
 
 def make_game(
@@ -104,14 +108,22 @@ def game(player: User, opponent: User) -> Game:
     return make_game(player, opponent)
 
 
+def seated(seat: Seat) -> User:
+    """Return the person in ``seat``; a seat nobody took (a bot's) fails the test."""
+    assert seat.user is not None, f"seat {seat.position} has no user"
+    return seat.user
+
+
 def user_to_move(game: Game) -> User:
     """Return the user whose decision is open (the game's first ``to_act``)."""
-    return game.seats.get(position=game.to_act[0]).user
+    return seated(game.seats.get(position=game.to_act[0]))
 
 
 def user_waiting(game: Game) -> User:
     """Return a seated user who does not owe a decision."""
-    return game.seats.exclude(position__in=game.to_act).exclude(user=None).first().user
+    seat = game.seats.exclude(position__in=game.to_act).exclude(user=None).first()
+    assert seat is not None, "every seated user owes a decision"
+    return seated(seat)
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from accounts.models import User
 PASSWORD = "correct horse battery staple"
 
 
-class UserFactory(factory.django.DjangoModelFactory):
+class UserFactory(factory.django.DjangoModelFactory[User]):
     """A user with a verified primary email and the password ``PASSWORD``."""
 
     class Meta:

@@ -132,7 +132,7 @@ class CounterEngine:
 
     def result(self, state: CounterState) -> Result | None:
         """The winner ranks 1, everyone else 2."""
-        if not state.over:
+        if not state.over or state.winner is None:
             return None
         ranks = [1 if p == state.winner else 2 for p in range(state.n)]
         scores = [1 if p == state.winner else 0 for p in range(state.n)]

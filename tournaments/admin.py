@@ -13,7 +13,7 @@ class EntryInline(admin.TabularInline):
 
     model = Entry
     extra = 0
-    fields = ["user", "number", "rating", "joined", "withdrawn", "removed"]
+    fields = ("user", "number", "rating", "joined", "withdrawn", "removed")
     readonly_fields = fields
     can_delete = False
 

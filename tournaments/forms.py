@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.dominion.cards import RECOMMENDED_SETS
 from games.forms import time_control_label
 from games.i18n import kingdom_set_name
 from games.services import TIME_CONTROLS
 from tournaments.models import Tournament
-
-try:  # The Dominion card data lives with the engine; the site must load without it.
-    from games.engine.dominion.cards import RECOMMENDED_SETS
-except ImportError:  # pragma: no cover - only before the engine lands
-    RECOMMENDED_SETS: dict[str, list[str]] = {}
 
 KINDS = [("dominion", "Dominion"), ("domaine", "Domaine")]
 
@@ -53,8 +49,10 @@ class TournamentForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["time_per_move"].choices = [(int(d.total_seconds()), time_control_label(d)) for d in TIME_CONTROLS]
-        self.fields["kingdom"].choices = [
+        cast(forms.ChoiceField, self.fields["time_per_move"]).choices = [
+            (int(d.total_seconds()), time_control_label(d)) for d in TIME_CONTROLS
+        ]
+        cast(forms.ChoiceField, self.fields["kingdom"]).choices = [
             ("random", _("Random")),
             *((n, kingdom_set_name(n)) for n in RECOMMENDED_SETS),
         ]

@@ -195,7 +195,7 @@ def result_adjust(*, moderator: User, tournament_id: int, seat_id: int, points: 
 
     Raises:
         PermissionDenied, TournamentError (no such seat in ``tournament_id``, points outside 0..1,
-            tournament cancelled).
+            tournament cancelled, the seat of a bye).
     """
     require(moderator, PERM_GAMES)
     if not 0 <= points <= 1:
@@ -212,6 +212,9 @@ def result_adjust(*, moderator: User, tournament_id: int, seat_id: int, points: 
         tournament = lock_tournament(seat.table.round.tournament_id)
         if tournament.status == Tournament.Status.CANCELLED:
             raise TournamentError(_("This tournament was cancelled."))
+        if seat.table.is_bye:
+            # A bye is no result: its point comes from the pairing rules, and no game backs another number.
+            raise TournamentError(_("A bye is not a result: it always scores 1 point."))
         before = seat.points
         seat.points = points
         seat.adjusted = True

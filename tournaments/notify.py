@@ -41,7 +41,7 @@ def _owe(tournament: Tournament, round_number: int, seq: int, event: str) -> Non
     """Write a row for every active player of round ``round_number``; queue them after commit."""
     since = timezone.now()
     tables = list(Table.objects.filter(round__tournament=tournament, round__number=round_number).order_by("number"))
-    first_game = next((t.game for t in tables if t.game_id), None)
+    first_game = next((t.game for t in tables if t.game is not None), None)
     if first_game is None:
         return
     seats = TableSeat.objects.filter(table__in=tables, entry__withdrawn__isnull=True).select_related(
@@ -51,7 +51,7 @@ def _owe(tournament: Tournament, round_number: int, seq: int, event: str) -> Non
         outbox.notify_other(
             kind=KIND,
             users=[ts.entry.user_id],
-            game=ts.table.game if ts.table.game_id else first_game,  # a bye: the round's first game
+            game=ts.table.game or first_game,  # a bye: the round's first game
             seq=seq,
             data={"tournament": tournament.pk, "event": event, "round": round_number},
         )
@@ -107,8 +107,8 @@ def render(n: Notification) -> dict[str, Any]:
     all_at_once = tournament is not None and tournament.system == Tournament.System.ROUND_ROBIN
     if not all_at_once:  # a round robin's games all start together: the start lists them all
         mine = mine.filter(table__round__number=number)
-    mine = list(mine.select_related("table__game", "table__round").order_by("table__round__number"))
-    games = [(game_title(ts.table.game), absolute(ts.table.game.get_absolute_url())) for ts in mine if ts.table.game_id]
+    rows = list(mine.select_related("table__game", "table__round").order_by("table__round__number"))
+    games = [(game_title(g), absolute(g.get_absolute_url())) for ts in rows if (g := ts.table.game) is not None]
     lines: list[str] = []
     if event == "result":
         subject = _("%(name)s is over") % {"name": name}
@@ -130,7 +130,7 @@ def render(n: Notification) -> dict[str, Any]:
     else:
         subject = _("%(name)s: round %(round)d") % {"name": name, "round": number}
         lines.append(_("Round %(round)d of %(name)s has begun.") % {"round": number, "name": name})
-    byes = [ts for ts in mine if not ts.table.game_id]
+    byes = [ts for ts in rows if not ts.table.game_id]
     if all_at_once:
         lines.append(_("Your games:"))
         lines.extend(_bye_line(ts, in_round=ts.table.round.number) for ts in byes)

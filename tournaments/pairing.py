@@ -161,7 +161,7 @@ def snake(order: Sequence[int], sizes: Sequence[int]) -> list[list[int]]:
     """
     tables: list[list[int]] = [[] for _ in sizes]
     t = len(sizes)
-    sequence = []
+    sequence: list[int] = []
     while len(sequence) < sum(sizes):
         sequence.extend(range(t))
         sequence.extend(reversed(range(t)))

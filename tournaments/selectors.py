@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from moderation.trail import PERM_GAMES
 from tournaments.models import Entry, Table, Tournament
@@ -20,13 +21,22 @@ RECENT = 30
 
 
 def tournament_lists() -> dict[str, list[Tournament]]:
-    """The list page's three lists: open for sign-up, running, finished (recent first), with player counts."""
+    """The list page's lists: open for sign-up, sign-up closed but not started yet ("closed"), running,
+    finished (recent first), with player counts.
+
+    A tournament whose sign-up has closed is no longer listed as open for
+    sign-up (the walk-through found it there): it waits in its own list.
+    """
+    now = timezone.now()
     base = Tournament.objects.annotate(
         players=Count("entries", filter=Q(entries__withdrawn__isnull=True)),
         round_now=Coalesce(Subquery(_unfinished_rounds(OuterRef("pk")).values("round__number")[:1]), "current_round"),
     )
     return {
-        "signup": list(base.filter(status=Tournament.Status.SIGNUP).order_by("starts", "pk")),
+        "signup": list(
+            base.filter(status=Tournament.Status.SIGNUP, signup_closes__gt=now).order_by("signup_closes", "pk")
+        ),
+        "closed": list(base.filter(status=Tournament.Status.SIGNUP, signup_closes__lte=now).order_by("starts", "pk")),
         "running": list(base.filter(status=Tournament.Status.RUNNING).order_by("-started", "-pk")),
         "finished": list(
             base.filter(status__in=[Tournament.Status.FINISHED, Tournament.Status.CANCELLED]).order_by(

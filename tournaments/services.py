@@ -325,8 +325,9 @@ def result_record(game: Game, seats: list[Seat] | None = None) -> int | None:
     rank_of = {s.user_id: s.rank for s in seats}
     table_seats = list(table.seats.select_related("entry"))
     places = {ts.pk: rank_of.get(ts.entry.user_id) for ts in table_seats}
-    if game.status == Game.Status.FINISHED and all(p is not None for p in places.values()):
-        points = place_points(places)
+    ranked = {pk: place for pk, place in places.items() if place is not None}
+    if game.status == Game.Status.FINISHED and len(ranked) == len(places):
+        points = place_points(ranked)
     else:
         points = dict.fromkeys(places, 0.0)
     for ts in table_seats:

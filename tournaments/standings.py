@@ -118,7 +118,7 @@ def swiss_history(tournament: Tournament, entries: list[Entry]) -> tuple[list[Sw
     by_round: dict[int, dict[int, list[TableSeat]]] = defaultdict(lambda: defaultdict(list))
     for s in seats:
         by_round[s.table.round.number][s.table_id].append(s)
-    score = defaultdict(float)
+    score: defaultdict[int, float] = defaultdict(float)
     for number in sorted(by_round):
         before = dict(score)
         paired = set()

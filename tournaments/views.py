@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
 from games import live
 from games.views import live as live_views
@@ -77,7 +78,7 @@ def _done(request: HttpRequest, tournament_id: int, error: Exception | None, ok:
 
 @login_required
 @require_POST
-def tournament_signup(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def tournament_signup(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
     """Sign the user up."""
     get_object_or_404(Tournament, pk=tournament_id)
     try:
@@ -89,7 +90,7 @@ def tournament_signup(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def tournament_withdraw(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
     """Take the user out (their running games in it are forfeited)."""
     get_object_or_404(Tournament, pk=tournament_id)
     if request.POST.get("confirm") != "yes":
@@ -108,7 +109,7 @@ def _require_moderator(request: HttpRequest) -> None:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def tournament_new(request: HttpRequest) -> HttpResponse:
+def tournament_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     """A moderator's form for a new tournament."""
     _require_moderator(request)
     form = TournamentForm(request.POST or None)
@@ -126,7 +127,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def tournament_cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def tournament_cancel(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
     """A moderator cancels the tournament."""
     _require_moderator(request)
     form = CancelForm(request.POST)
@@ -143,7 +144,7 @@ def tournament_cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def tournament_remove(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def tournament_remove(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
     """A moderator removes a player."""
     _require_moderator(request)
     form = RemoveForm(request.POST)
@@ -161,7 +162,7 @@ def tournament_remove(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def tournament_adjust(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def tournament_adjust(request: AuthenticatedHttpRequest, tournament_id: int) -> HttpResponse:
     """A moderator sets a player's points at one table."""
     _require_moderator(request)
     form = AdjustForm(request.POST)

@@ -19,8 +19,9 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from datetime import timedelta
+from typing import Any, TypeAlias
 
 import redis
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
@@ -30,17 +31,24 @@ log = logging.getLogger(__name__)
 #: What an unreachable, timing-out or refusing Redis raises (redis-py wraps socket errors; OSError for the rest).
 RedisFailure = (redis.RedisError, OSError)
 
+#: A key and a timeout as Django's client methods accept them (the types django-stubs give them, from redis-py);
+#: Django itself always passes ``str`` keys and ``int | None`` timeouts.
+Key: TypeAlias = str | bytes | memoryview
+Expiry: TypeAlias = int | timedelta
+
 
 class ReusingRedisCacheClient(RedisCacheClient):
     """``RedisCacheClient`` that keeps the ``redis.Redis`` it makes for each connection pool."""
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
         """Return the client of the pool for ``write`` (made once per pool); ``key`` is unused, as in Django."""
-        index = self._get_connection_pool_index(write)
+        # Django's private helpers of RedisCacheClient, which django-stubs leave out.
+        index = self._get_connection_pool_index(write)  # type: ignore[attr-defined]
         clients = self.__dict__.setdefault("_clients", {})
         client = clients.get(index)
         if client is None:
-            client = clients[index] = self._client(connection_pool=self._get_connection_pool(write))
+            pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
+            client = clients[index] = self._client(connection_pool=pool)  # type: ignore[attr-defined]
         return client
 
 
@@ -58,7 +66,7 @@ RETRY_AFTER = 5.0
 MAX_PENDING_INVALIDATIONS = 10_000
 
 #: The client methods that write, with how to find the keys they write from their arguments.
-_WRITES: dict[str, Callable[..., Iterable[str]]] = {
+_WRITES: dict[str, Callable[..., Iterable[Key]]] = {
     "add": lambda key, *a: [key],
     "set": lambda key, *a: [key],
     "touch": lambda key, *a: [key],
@@ -112,7 +120,7 @@ class FailSoftRedisCacheClient(ReusingRedisCacheClient):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._down_until = 0.0
-        self._pending: set[str] = set()
+        self._pending: set[Key] = set()
         self._overflow = False
         self._state_lock = threading.Lock()
 
@@ -122,7 +130,15 @@ class FailSoftRedisCacheClient(ReusingRedisCacheClient):
         return time.monotonic() < self._down_until
 
     def _failed(self, op: str, args: tuple[Any, ...], exc: BaseException | None) -> Any:
-        """Remember what ``op`` failed to write, open (or extend) the outage window, answer as an empty cache."""
+        """Remember what ``op`` failed to write and answer as an empty cache.
+
+        ``exc`` is the error of an attempt that just failed: it opens (or
+        renews) the outage window. A call skipped inside the window (``exc``
+        None) leaves the window as it is: were each skipped call to push it
+        on, a process that uses the cache more often than every
+        ``RETRY_AFTER`` seconds (any busy web worker) would never try Redis
+        again after an outage.
+        """
         with self._state_lock:
             if op == "clear":
                 self._overflow, self._pending = True, set()
@@ -130,8 +146,9 @@ class FailSoftRedisCacheClient(ReusingRedisCacheClient):
                 self._pending.update(_WRITES[op](*args))
                 if len(self._pending) > MAX_PENDING_INVALIDATIONS:
                     self._overflow, self._pending = True, set()
-            first = self._down_until == 0.0
-            self._down_until = time.monotonic() + RETRY_AFTER
+            first = exc is not None and self._down_until == 0.0
+            if exc is not None:
+                self._down_until = time.monotonic() + RETRY_AFTER
         if first:
             log.warning("cache: Redis unreachable, serving without the cache (%s)", exc, exc_info=exc)
         if op == "incr":
@@ -173,43 +190,43 @@ class FailSoftRedisCacheClient(ReusingRedisCacheClient):
                 self._down_until = 0.0
         return result
 
-    def add(self, key: str, value: Any, timeout: int | None) -> bool:
+    def add(self, key: Key, value: Any, timeout: Expiry | None) -> bool:
         """Django's ``add``; True when Redis is unreachable (as if added: nobody else can hold it either)."""
         return self._call("add", key, value, timeout)
 
-    def get(self, key: str, default: Any) -> Any:
+    def get(self, key: Key, default: Any) -> Any:
         """Django's ``get``; ``default`` when Redis is unreachable."""
         return self._call("get", key, default)
 
-    def set(self, key: str, value: Any, timeout: int | None) -> None:
+    def set(self, key: Key, value: Any, timeout: Expiry | None) -> None:
         """Django's ``set``; nothing when Redis is unreachable (the key is deleted once it is back)."""
         self._call("set", key, value, timeout)
 
-    def touch(self, key: str, timeout: int | None) -> bool:
+    def touch(self, key: Key, timeout: Expiry) -> bool:
         """Django's ``touch``; False when Redis is unreachable."""
         return self._call("touch", key, timeout)
 
-    def delete(self, key: str) -> bool:
+    def delete(self, key: Key) -> bool:
         """Django's ``delete``; False when Redis is unreachable (it is deleted once Redis is back)."""
         return self._call("delete", key)
 
-    def get_many(self, keys: Iterable[str]) -> dict[str, Any]:
+    def get_many(self, keys: Iterable[Key]) -> dict[Key, Any]:
         """Django's ``get_many``; ``{}`` when Redis is unreachable."""
         return self._call("get_many", list(keys))
 
-    def has_key(self, key: str) -> bool:
+    def has_key(self, key: Key) -> bool:
         """Django's ``has_key``; False when Redis is unreachable."""
         return self._call("has_key", key)
 
-    def incr(self, key: str, delta: int) -> int:
+    def incr(self, key: Key, delta: int) -> Any:
         """Django's ``incr``; raises ``ValueError`` (as for a missing key) when Redis is unreachable."""
         return self._call("incr", key, delta)
 
-    def set_many(self, data: dict[str, Any], timeout: int | None) -> None:
+    def set_many(self, data: Mapping[Key, Any], timeout: Expiry) -> None:
         """Django's ``set_many``; nothing when Redis is unreachable (the keys are deleted once it is back)."""
         self._call("set_many", data, timeout)
 
-    def delete_many(self, keys: Iterable[str]) -> None:
+    def delete_many(self, keys: Iterable[Key]) -> None:
         """Django's ``delete_many``; nothing when Redis is unreachable (they are deleted once it is back)."""
         self._call("delete_many", list(keys))
 
@@ -238,8 +255,8 @@ class FailSoftRedisCache(HeraldRedisCache):
     @property
     def degraded(self) -> bool:
         """True while this process serves without the cache."""
-        return self._cache.degraded
+        return self._cache.degraded  # type: ignore[attr-defined]  # BaseCache's client, private in Django
 
     def ping(self) -> None:
         """Check that Redis answers (raises its error otherwise), whatever the outage window says."""
-        self._cache.ping()
+        self._cache.ping()  # type: ignore[attr-defined]  # as in degraded

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import overload
 from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
 
 from django.core.exceptions import ImproperlyConfigured
@@ -16,6 +17,10 @@ _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
 
+@overload
+def envstr(name: str, default: str) -> str: ...
+@overload
+def envstr(name: str, default: None = None) -> str | None: ...
 def envstr(name: str, default: str | None = None) -> str | None:
     """Return ``$NAME``, or the contents of the file named by ``$NAME_FILE``.
 

@@ -29,6 +29,7 @@ from celery.schedules import crontab
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+from kombu import Queue
 
 from website.env import email_config, envbool, envint, envlist, envstr, redis_other_db, redis_with_db
 
@@ -161,9 +162,9 @@ TESTING = "pytest" in sys.modules or sys.argv[1:2] == ["test"]
 # A streaming replica for read-heavy pages that can take a little lag
 # (profiles, ladders): website.db.ReplicaRouter. Not under tests: there is
 # no replication there (tests/ops/test_replica.py checks the routing).
-if envstr("DATABASE_REPLICA_URL") and not TESTING:
+if (_replica_url := envstr("DATABASE_REPLICA_URL")) and not TESTING:
     DATABASES["replica"] = dj_database_url.parse(
-        envstr("DATABASE_REPLICA_URL"),
+        _replica_url,
         conn_max_age=DATABASES["default"]["CONN_MAX_AGE"],
         conn_health_checks=True,
     )
@@ -204,7 +205,8 @@ if REDIS_URL:
     CELERY_TASK_ALWAYS_EAGER = envbool("CELERY_TASK_ALWAYS_EAGER", TESTING)
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "herald"}}
-    CELERY_BROKER_URL = "memory://"
+    # With a host named: eager tasks still open a (memory) producer, and kombu warned "No hostname was supplied".
+    CELERY_BROKER_URL = "memory://localhost/"
     # No broker: run tasks in-process so development needs no worker.
     CELERY_TASK_ALWAYS_EAGER = True
 #: Server push (ops.live_hub, docs/architecture.md "Live pages"): the Redis whose pub/sub carries "a game
@@ -228,15 +230,25 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_SERIALIZER = "json"
 CELERY_TIMEZONE = "UTC"
+# Redis may go away at any moment and come back (docs/scaling.md, "When a part fails"): workers and
+# beat wait for it at start-up, and keep trying to reconnect for as long as it takes, instead of
+# exiting after Celery's default of 100 attempts. (The web process never waits: see below.)
+CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # A request that queues a task must not hang while Redis is away: give up
 # quickly (the outbox row stays pending and the sweep sends it later).
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5, "visibility_timeout": 3600}
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
+#: Seconds between two sweeps (beat), and how old an outbox row must be before the sweep sends it
+#: (younger ones are left to the task queued after their commit): together, how soon the emails
+#: owed while the broker or the workers were down go out once they are back.
+HERALD_SWEEP_EVERY = envint("HERALD_SWEEP_EVERY", 60)
+HERALD_OUTBOX_GRACE = envint("HERALD_OUTBOX_GRACE", 60)
 CELERY_BEAT_SCHEDULE = {
     # Timeouts, 80% warnings, expired open games, and outbox rows left unsent.
-    "sweep": {"task": "correspondence.tasks.sweep", "schedule": 60.0},
+    "sweep": {"task": "correspondence.tasks.sweep", "schedule": float(HERALD_SWEEP_EVERY)},
     # The your-move digest, once a day at 07:00 UTC.
     "digests": {"task": "correspondence.tasks.send_digests", "schedule": crontab(hour=7, minute=0)},
     # Banned players' seats in running games forfeit.
@@ -431,10 +443,12 @@ HERALD_RATE_LIMITS = {
 #: stranger typed, refuse (429) until the counter is back.
 HERALD_RATE_LIMITS_FAIL_OPEN = {"account_login", "games:move"}
 
-#: The Celery heartbeat (ops.tasks.heartbeat): beat queues it this often, and
-#: /health/ fails once the last stamp is older than HERALD_HEARTBEAT_MAX_AGE seconds.
-HERALD_HEARTBEAT_EVERY = 30
-HERALD_HEARTBEAT_MAX_AGE = envint("HERALD_HEARTBEAT_MAX_AGE", 180)
+#: The Celery heartbeat (ops.tasks.heartbeat): beat queues it every HERALD_HEARTBEAT_EVERY seconds
+#: on a queue of its own (so a backlog of emails does not hold it up), and /health/ calls it stale
+#: once the last stamp is older than HERALD_HEARTBEAT_MAX_AGE seconds: a dead worker or beat shows
+#: there within a minute.
+HERALD_HEARTBEAT_EVERY = envint("HERALD_HEARTBEAT_EVERY", 10)
+HERALD_HEARTBEAT_MAX_AGE = envint("HERALD_HEARTBEAT_MAX_AGE", 45)
 HERALD_HEALTH_BROKER_TIMEOUT = 2
 
 #: Whether rated games may pair a bot account (``accounts.User.bot_account``, the API) with a person.
@@ -496,3 +510,6 @@ LOGGING = {
     },
 }
 CELERY_BEAT_SCHEDULE["heartbeat"] = {"task": "ops.tasks.heartbeat", "schedule": float(HERALD_HEARTBEAT_EVERY)}
+# Every worker consumes both queues (a worker started without -Q takes all of CELERY_TASK_QUEUES).
+CELERY_TASK_QUEUES = (Queue("celery"), Queue("heartbeat"))
+CELERY_TASK_ROUTES = {"ops.tasks.heartbeat": {"queue": "heartbeat"}}

@@ -81,7 +81,8 @@ def database_ready() -> bool:
 
     try:
         with psycopg.connect(DATABASE_URL, connect_timeout=3) as conn:
-            return bool(conn.execute("SELECT EXISTS (SELECT 1 FROM games_game)").fetchone()[0])
+            row = conn.execute("SELECT EXISTS (SELECT 1 FROM games_game)").fetchone()
+            return bool(row and row[0])
     except psycopg.Error:
         return False
 
@@ -105,7 +106,10 @@ def explain_queries(active_user_id: int = 1) -> list[tuple[str, float, bool]]:
         qs = qs.prefetch_related(None)  # the list query itself; prefetches are separate small queries
         qs.explain(analyze=True)  # once to warm the cache, as a running site would have it
         plan = qs.explain(analyze=True)
-        ms = float(re.search(r"Execution Time: ([\d.]+) ms", plan).group(1))
+        timing = re.search(r"Execution Time: ([\d.]+) ms", plan)
+        if timing is None:
+            raise RuntimeError(f"EXPLAIN ANALYZE gave no execution time for {name}: {plan}")
+        ms = float(timing.group(1))
         out.append((name, ms, "Index" in plan))
     return out
 

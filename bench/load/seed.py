@@ -33,6 +33,7 @@ import sys
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -106,7 +107,7 @@ def make_users(n: int) -> None:
 # Simulation (in worker processes: no Django needed, only the engine)
 
 
-def play(rng: random.Random, players: int, running: bool) -> tuple[int, list[str], list, list[tuple[int, str]]]:
+def play(rng: random.Random, players: int, running: bool) -> tuple[int, list[str], Any, list[tuple[int, str]]]:
     """Play one game with bots; return (seed, kingdom, state, moves as (seat, JSON)).
 
     For a running game, stop at a random point where the player to move owes
@@ -151,7 +152,9 @@ def seed_chunk(job: tuple[str, int, int, int, bool, int, int, int]) -> tuple[int
     from games.engine.dominion.engine import result
 
     rng = random.Random(chunk_seed)
-    games, seats, actions = [], [], []
+    games: list[tuple[Any, ...]] = []
+    seats: list[tuple[Any, ...]] = []
+    actions: list[str] = []
     total_actions = 0
     with psycopg.connect(url) as conn:
         conn.execute("SET synchronous_commit = off")
@@ -227,6 +230,7 @@ def seed_chunk(job: tuple[str, int, int, int, bool, int, int, int]) -> tuple[int
                     )
             else:
                 res = result(st)
+                assert res is not None  # play() returns finished games played to their end
                 games.append(
                     (
                         game_id,
@@ -387,7 +391,8 @@ def main(argv: list[str]) -> int:
 
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("VACUUM ANALYZE")
-        size = conn.execute("SELECT pg_size_pretty(pg_database_size(current_database()))").fetchone()[0]
+        row = conn.execute("SELECT pg_size_pretty(pg_database_size(current_database()))").fetchone()
+        size = row[0] if row else "?"
     print(f"analyzed in {time.perf_counter() - t:.1f} s; database size {size}", flush=True)
     print(
         f"seeded {args.users} users, {g1} finished + {g2} running games, {a1 + a2} actions "

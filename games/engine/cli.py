@@ -18,7 +18,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from games.engine.core import EngineError, IllegalMove
 
@@ -27,13 +27,19 @@ EXIT_MALFORMED = 2
 EXIT_REFUSED = 3
 
 
+class ScenarioBuild(Protocol):
+    """An engine's ``scenario.build``: setup dict (and rules version, ``None`` for the current) -> state."""
+
+    def __call__(self, setup: dict[str, Any], version: int | None = None) -> Any: ...
+
+
 class MalformedScenario(Exception):
     """The scenario file cannot be read as a position and moves."""
 
 
 def run_scenario(
     scenario: dict[str, Any],
-    build: Callable[[dict[str, Any]], Any],
+    build: ScenarioBuild,
     apply: Callable[[Any, int, dict[str, Any]], Any],
     report: Callable[[Any], dict[str, Any]],
 ) -> tuple[int, dict[str, Any]]:
@@ -78,7 +84,7 @@ def run_scenario(
 
 def scenario_main(
     argv: Sequence[str],
-    build: Callable[[dict[str, Any]], Any],
+    build: ScenarioBuild,
     apply: Callable[[Any, int, dict[str, Any]], Any],
     report: Callable[[Any], dict[str, Any]],
 ) -> int:

@@ -396,7 +396,8 @@ def canonical_move(engine: Any, move: Any) -> Move:
     """
     own = getattr(engine, "canonical_move", None)
     if own is not None:
-        return own(move)
+        canonical: dict[str, Any] = own(move)
+        return canonical
     if not isinstance(move, dict):
         raise IllegalMove("A move is an object with an 'act'.", "malformed")
     return dict(move)

@@ -60,9 +60,10 @@ MAX_MOVES = 20_000
 SPECTATOR_KEY = "spectator"
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: dict[str, Any]) -> dict[str, Any]:
     """Return ``value`` as JSON would give it back (tuples become lists, int keys strings)."""
-    return json.loads(json.dumps(value, ensure_ascii=False))
+    plain: dict[str, Any] = json.loads(json.dumps(value, ensure_ascii=False))
+    return plain
 
 
 def _body(move: dict[str, Any]) -> dict[str, Any]:
@@ -116,7 +117,7 @@ def record_game(
     moves = list(moves)
     run = Rewinder(engine, engine.new_game(options, players, seed), undo_targets(moves))
     log: list[dict[str, Any]] = []
-    events: list[list[dict[str, Any]]] = []
+    events: list[list[list[Any]]] = []
     for k, move in enumerate(moves):
         if not isinstance(move, dict) or "player" not in move:
             raise IllegalMove(f"move {k} has no player", "malformed")
@@ -152,7 +153,8 @@ def replay(record: dict[str, Any]) -> dict[str, Any]:
         UnsupportedVersion: this code no longer has the record's engine version.
         IllegalMove: a recorded move is no longer legal (the engine changed).
     """
-    return replay_all(record)["views"][SPECTATOR_KEY]
+    view: dict[str, Any] = replay_all(record)["views"][SPECTATOR_KEY]
+    return view
 
 
 def replay_all(record: dict[str, Any]) -> dict[str, Any]:
@@ -242,7 +244,8 @@ def read_record(path: Path) -> dict[str, Any]:
     data = path.read_bytes()
     if path.suffix == ".gz":
         data = gzip.decompress(data)
-    return json.loads(data.decode("utf-8"))
+    record: dict[str, Any] = json.loads(data.decode("utf-8"))
+    return record
 
 
 def record_files(folder: Path) -> list[Path]:
@@ -253,9 +256,9 @@ def record_files(folder: Path) -> list[Path]:
 # --- Bot games ------------------------------------------------------------------------
 
 
-def _kingdom_random(view: Any, rng: Any) -> dict[str, Any]:
+def _kingdom_random(view: Any, rng: random.Random) -> dict[str, Any]:
     """A random Dominion player that buys kingdom cards whenever it can, so every card gets played."""
-    moves = view.turn_moves()
+    moves: list[dict[str, Any]] = view.turn_moves()
     kingdom = set(view.kingdom)
     buys = [m for m in moves if m["act"] == "buy" and m.get("card") in kingdom]
     plays = [m for m in moves if m["act"] == "play" and m.get("card") in kingdom]
@@ -268,7 +271,7 @@ def _kingdom_random(view: Any, rng: Any) -> dict[str, Any]:
     return random_bot(view, rng)
 
 
-def _v1_quirks(view: Any, rng: Any) -> dict[str, Any]:
+def _v1_quirks(view: Any, rng: random.Random) -> dict[str, Any]:
     """``_kingdom_random``, but on some turns it sends ``play_treasures`` with no Treasure
     in hand, which Dominion version 1 accepted (its games may hold such moves) and
     version 2 refuses: recorded only under version 1."""
@@ -277,7 +280,7 @@ def _v1_quirks(view: Any, rng: Any) -> dict[str, Any]:
     return _kingdom_random(view, rng)
 
 
-def _domaine_eager(view: Any, rng: Any) -> dict[str, Any]:
+def _domaine_eager(view: Any, rng: random.Random) -> dict[str, Any]:
     """A greedy Domaine player that makes a desertion or an alliance whenever it can
     (the shipped bots seldom do), so the corpus holds every action."""
     st, me = view.state, view.player

@@ -40,7 +40,8 @@ def bots_of(kind: str) -> dict[str, Any]:
     module = BOT_MODULES.get(kind)
     if module is None:
         return {}
-    return importlib.import_module(module).BOTS
+    bots: dict[str, Any] = importlib.import_module(module).BOTS
+    return bots
 
 
 def get_engine(kind: str, version: int | None = None) -> Engine:
@@ -60,7 +61,7 @@ def get_engine(kind: str, version: int | None = None) -> Engine:
         module = ENGINE_MODULES[kind]
     except KeyError:
         raise KeyError(f"unknown game kind {kind!r}") from None
-    engine = importlib.import_module(module).ENGINE
+    engine: Engine = importlib.import_module(module).ENGINE
     if version is None or (version == engine.version and not isinstance(version, bool)):
         return engine
     # An engine without ``versions`` (a test double) has only its current version.

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.core import Event, IllegalMove
+from games.engine.core import Engine, Event, IllegalMove
 
 #: The ``act`` of an undo entry.
 UNDO = "undo"
@@ -85,7 +85,7 @@ class Rewinder:
 
     __slots__ = ("engine", "state", "targets", "_saved", "_live")
 
-    def __init__(self, engine: Any, state: Any, targets: set[int]) -> None:
+    def __init__(self, engine: Engine, state: Any, targets: set[int]) -> None:
         self.engine = engine
         self.state = state
         self.targets = targets
@@ -185,7 +185,7 @@ class Plan:
 
 
 def plan(
-    engine: Any,
+    engine: Engine,
     state: Any,
     player: int,
     rows: list[tuple[int, int, Any]],

@@ -23,6 +23,7 @@ from games.domaine_board import (
     draft_json,
     draw,
     edges_by_square,
+    focus_sides,
     mark_of,
     places_nothing,
     square_xy,
@@ -129,9 +130,11 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
             if sq not in by_square:
                 x, y = square_xy(sq)
                 drawing.blocked.append({"x": x, "y": y, "name": sq})
+    sides: list[dict[str, Any]] = []
     if focus:
         x, y = square_xy(focus)
         drawing.focus = {"x": x, "y": y, "name": focus}
+        sides = focus_sides(focus, by_square[focus], lambda edge: link(draft, edge))
     zone_castles: list[str] = []
     distance = int(((pending or {}).get("params") or {}).get("distance") or 0)
     if step == "setup" and (targets or {}).get("part") == "at" and distance:
@@ -142,9 +145,9 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
     if draft and after is None:
         # Not yet a whole move: the chosen squares have no pieces in a preview, so draw them as ghosts.
         me_colour = colour_of("neutral" if draft.get("act") == "place_neutral" else viewer)
-        for sq in drawing.draft_squares:
-            sq["ghost"] = sq["part"] in ("at", "knight", "knights")
-            sq["colour"] = me_colour
+        for ghost in drawing.draft_squares:
+            ghost["ghost"] = ghost["part"] in ("at", "knight", "knights")
+            ghost["colour"] = me_colour
     names = {s.position: str(s.name) for s in context.get("seats") or []}
     turn_player = (view.get("turn") or {}).get("player")
     players = [
@@ -164,7 +167,7 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
     ]
     me = next((p for p in players if p["is_viewer"]), None)
     playable = set((pending or {}).get("params", {}).get("playable") or []) if step == "play" else set()
-    hand = []
+    hand: list[dict[str, Any]] = []
     chosen = (draft or {}).get("card")
     for cid in (me or {}).get("hand") or []:
         info = card_info(cid)
@@ -199,7 +202,7 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
         if value:
             draft_parts.append((label, ", ".join(map(str, value)) if isinstance(value, list) else str(value)))
     play_text = play_card = ""
-    if act == "play":
+    if act == "play" and draft is not None:
         option = draft.get("option")
         play_card = card_name(str(draft.get("card")))
         play_text = card_action_text(str(draft.get("card")), option if isinstance(option, int) else 0)
@@ -236,7 +239,9 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
         "draft_parts": draft_parts,
         "play_text": play_text,
         "play_card": play_card,
-        "play_choice": act == "play" and len(getattr(CARDS.get(str(draft.get("card"))), "actions", ())) > 1,
+        "play_choice": act == "play"
+        and draft is not None
+        and len(getattr(CARDS.get(str(draft.get("card"))), "actions", ())) > 1,
         "prompt": (
             _("Choose a side of %(square)s for the border (%(n)d left), or another square.")
             % {"square": focus, "n": int((targets or {}).get("remaining") or 0)}
@@ -260,6 +265,8 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
         "neutral_setup": act == "place_neutral",
         "outlook": outlook,
         "focus": focus,
+        # The focused square's four sides as large buttons (a finger cannot hit a side drawn on the board).
+        "sides": sides,
         "zone_castles": zone_castles,
         "distance": distance,
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import html
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from django import template
@@ -249,7 +250,7 @@ def _drawn(title: str, newest_first: list[Any], kind: str = "") -> list[str]:
     """
     from django.utils.html import format_html
 
-    lines = []
+    lines: list[str] = []
     above = None  # the seq of the move line drawn just above
     for e in newest_first:
         if getattr(e, "aside", False):
@@ -271,7 +272,7 @@ def log_text(text: str, kind: str = "") -> str:
     escaped = str(conditional_escape(text))
     if CARD_MARK[0] not in escaped:
         return mark_safe(escaped)  # noqa: S308 - escaped just above
-    names = {"dominion": DOMINION_CARDS, "domaine": DOMAINE_CARDS}.get(kind, {})
+    names: Mapping[str, object] = DOMINION_CARDS if kind == "dominion" else DOMAINE_CARDS if kind == "domaine" else {}
     base = reverse("guide:cards", args=[kind]) if names else ""
 
     def link(match: Any) -> str:
@@ -325,7 +326,8 @@ def log_entries(log: Any, game: Any = None, viewer: int | None = None, events: A
     player looks for. A tag rather than a template loop: a log has up to a
     hundred lines and every first view of a position draws it.
     """
-    from django.utils.html import format_html, mark_safe
+    from django.utils.html import format_html
+    from django.utils.safestring import mark_safe
     from django.utils.translation import gettext as _
 
     if events and game is not None:

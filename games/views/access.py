@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -12,26 +12,13 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django_htmx.middleware import HtmxDetails
 
+from accounts.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from games import selectors
 from games.errors import LockTimeout
 from games.models import Game, Seat
 
-if TYPE_CHECKING:
-    from accounts.models import User
-
-
-class HtmxHttpRequest(HttpRequest):
-    """A request that went through ``HtmxMiddleware``."""
-
-    htmx: HtmxDetails
-
-
-class AuthenticatedHttpRequest(HtmxHttpRequest):
-    """A request from a signed-in user (views decorated with ``login_required``)."""
-
-    user: User
+__all__ = ["AuthenticatedHttpRequest", "HtmxHttpRequest", "get_game_for_user"]
 
 
 def get_game_for_user(request: HttpRequest, game_id: int) -> tuple[Game, Seat | None]:

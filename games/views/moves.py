@@ -114,8 +114,9 @@ def game_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     except (services.GameNotActive, services.LockTimeout) as exc:
         return _refused(request, game_id, busy_or(exc), HTTPStatus.CONFLICT)
     if request.htmx:
-        if settings.CELERY_TASK_ALWAYS_EAGER and any(s.bot_played for s in result.seats):
+        if result.seats is None or (settings.CELERY_TASK_ALWAYS_EAGER and any(s.bot_played for s in result.seats)):
             # Tasks run inline (no broker): a bot may already have answered, after the commit.
+            # (A result without its seats, which the move path always gives, is read again too.)
             return render_live(request, game_id)
         # Drawn from what the move just committed: no second read of game, seats and state.
         game = selectors.with_seats(result.game, result.seats)

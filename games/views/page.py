@@ -289,7 +289,7 @@ def game_chat(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     status = HTTPStatus.OK
     error = ""
     if not form.is_valid():
-        error = " ".join(e for errors in form.errors.values() for e in errors)
+        error = " ".join(str(e) for errors in form.errors.values() for e in errors)
         status = HTTPStatus.BAD_REQUEST
     else:
         try:

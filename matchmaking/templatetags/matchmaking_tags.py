@@ -55,7 +55,7 @@ def profile_actions(context: dict[str, Any], owner: Any) -> dict[str, Any]:
     request = context["request"]
     user = request.user if request.user.is_authenticated else None
     show = user is not None and user.pk != owner.pk and owner.deleted is None
-    if show:
+    if show and user is not None:
         show = owner.pk not in blocked_ids(user) and user.pk not in blocked_ids(owner)
     return {
         "request": request,
@@ -72,7 +72,7 @@ def rematch_panel(context: dict[str, Any], game: Any) -> dict[str, Any]:
     user = request.user if request.user.is_authenticated else None
     seats = list(game.seats.all())
     mine = user is not None and any(s.user_id == user.pk for s in seats)
-    if not mine or not game.is_finished or any(s.user_id is None for s in seats):
+    if user is None or not mine or not game.is_finished or any(s.user_id is None for s in seats):
         return {"show": False}
     offer: RematchOffer | None = rematch.offer_of(game, timezone.now())
     accepted = set(offer.accepted) if offer else set()

@@ -16,6 +16,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.http import signed_in_user
 from games.admin import ChatMessageAdmin, GameAdmin
 from games.models import ChatMessage, Game
 from moderation import services
@@ -83,7 +84,7 @@ class ModeratedGameAdmin(GameAdmin):
             request,
             queryset,
             _("Abort games"),
-            lambda game, reason: services.game_abort(moderator=request.user, game_id=game.pk, reason=reason),
+            lambda game, reason: services.game_abort(moderator=signed_in_user(request), game_id=game.pk, reason=reason),
         )
 
     def get_urls(self) -> list[Any]:
@@ -136,7 +137,7 @@ class ModeratedGameAdmin(GameAdmin):
 
     def _game_action(self, request: HttpRequest, game: Game, data: dict[str, Any]) -> None:
         """Call the service the form chose."""
-        who, reason, action = request.user, data["reason"], data["action"]
+        who, reason, action = signed_in_user(request), data["reason"], data["action"]
         if action == "abort":
             services.game_abort(moderator=who, game_id=game.pk, reason=reason)
         elif action == "adjudicate":
@@ -166,7 +167,7 @@ class ModeratedGameAdmin(GameAdmin):
         require(request, services.PERM_HIDDEN)
         get_object_or_404(Game, pk=game_id)
         try:
-            full = services.game_full_log(moderator=request.user, game_id=game_id)
+            full = services.game_full_log(moderator=signed_in_user(request), game_id=game_id)
         except services.ModerationError as exc:
             messages.error(request, str(exc))
             return HttpResponseRedirect(reverse("admin:games_game_change", args=[game_id]))
@@ -220,5 +221,5 @@ class ModeratedChatMessageAdmin(ChatMessageAdmin):
             request,
             queryset,
             _("Hide messages"),
-            lambda m, reason: services.chat_hide(moderator=request.user, message_id=m.pk, reason=reason),
+            lambda m, reason: services.chat_hide(moderator=signed_in_user(request), message_id=m.pk, reason=reason),
         )

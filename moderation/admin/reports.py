@@ -14,6 +14,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from accounts.http import signed_in_user
 from games.models import ChatMessage, Game
 from moderation import services
 from moderation.admin.common import CHAT_CONTEXT, ReadOnlyAdmin, admin_link, require
@@ -52,7 +53,8 @@ class ReportAdmin(admin.ModelAdmin):
     list_filter = ("status", "reason", "created")
     search_fields = ("reporter__username", "reported__username", "comment", "=game__id")
     list_select_related = ("reporter", "reported", "game")
-    ordering = (Case(When(status=Report.Status.OPEN, then=Value(0)), default=Value(1)).asc(), "created")
+    # Expressions are valid admin ordering (Django documents them); django-stubs allow only names.
+    ordering = (Case(When(status=Report.Status.OPEN, then=Value(0)), default=Value(1)).asc(), "created")  # type: ignore[assignment]
     readonly_fields = (
         "reporter_link",
         "reported_link",
@@ -126,7 +128,7 @@ class ReportAdmin(admin.ModelAdmin):
     @admin.display(description=gettext_lazy("game"))
     def game_link(self, obj: Report) -> str:
         """The game's page, its admin page and its moderation form."""
-        if obj.game_id is None:
+        if obj.game is None:
             return "–"
         return format_html(
             '<a href="{}">#{}</a> · {} · <a href="{}">{}</a>',
@@ -140,9 +142,9 @@ class ReportAdmin(admin.ModelAdmin):
     @admin.display(description=gettext_lazy("chat around the message"))
     def chat_context(self, obj: Report) -> str:
         """The reported message with the lines before and after it; hidden lines marked."""
-        if obj.message_id is None:
-            return "–"
         msg = obj.message
+        if msg is None:
+            return "–"
         base = with_hidden_flag(ChatMessage.objects.filter(game_id=msg.game_id).select_related("user"))
         before = list(
             base.filter(created__lte=msg.created).exclude(pk=msg.pk).order_by("-created", "-pk")[:CHAT_CONTEXT]
@@ -164,7 +166,7 @@ class ReportAdmin(admin.ModelAdmin):
                         m.created.strftime("%Y-%m-%d %H:%M"),
                         m.user.username,
                         m.text,
-                        format_html(" <em>[{}]</em>", _("hidden")) if m.is_hidden else "",
+                        format_html(" <em>[{}]</em>", _("hidden")) if getattr(m, "is_hidden", False) else "",
                     )
                     for m in lines
                 ),
@@ -196,7 +198,7 @@ class ReportAdmin(admin.ModelAdmin):
         form = ReportCloseForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             try:
-                services.report_close(moderator=request.user, report_id=report.pk, **form.cleaned_data)
+                services.report_close(moderator=signed_in_user(request), report_id=report.pk, **form.cleaned_data)
             except services.ModerationError as exc:
                 messages.error(request, str(exc))
             else:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin, messages
-from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -15,13 +14,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.admin import UserAdmin
+from accounts.http import signed_in_user
+from accounts.models import User
 from moderation import services
 from moderation.admin.common import require
 from moderation.forms import UserActionForm
 from moderation.models import ModerationAction, Report, Restriction
-
-User = get_user_model()
-
 
 admin.site.unregister(User)
 
@@ -62,7 +60,7 @@ class ModeratedUserAdmin(UserAdmin):
         form = UserActionForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             data = form.cleaned_data
-            who, reason, until = request.user, data["reason"], data["until"]
+            who, reason, until = signed_in_user(request), data["reason"], data["until"]
             try:
                 if data["action"] == "warn":
                     services.user_warn(moderator=who, user=target, reason=reason)

@@ -66,7 +66,7 @@ def game_panel(game: Any) -> dict[str, Any] | None:
         ]
         first = data.get("first") or []
         cards = sorted({c for f in first for c in f}, key=lambda c: (min(f.get(c, 10**6) for f in first), c))
-        panel = {
+        panel: dict[str, Any] = {
             "decks": [
                 (name, sorted(deck.items(), key=lambda kv: _deck_order(kv[0])))
                 for name, deck in zip(names, data.get("decks") or [], strict=False)

@@ -24,9 +24,9 @@ def rate(user, *, mu=25.0, sigma=3.0, games=10, days_ago=1, kind="counter") -> R
 
 
 def test_ladder_hides_provisional_and_inactive_players():
-    listed = UserFactory(username="listed")
-    provisional = UserFactory(username="newbie")
-    inactive = UserFactory(username="gone")
+    listed = UserFactory.create(username="listed")
+    provisional = UserFactory.create(username="newbie")
+    inactive = UserFactory.create(username="gone")
     rate(listed)
     rate(provisional, mu=40, games=4)
     rate(inactive, mu=40, days_ago=91)
@@ -35,14 +35,14 @@ def test_ladder_hides_provisional_and_inactive_players():
 
 
 def test_ladder_hides_deleted_accounts():
-    gone = UserFactory(is_active=False)
+    gone = UserFactory.create(is_active=False)
     rate(gone)
     assert list(selectors.ladder(kind="counter", now=timezone.now()).page) == []
 
 
 def test_ladder_sorts_by_displayed_rating_with_inactivity():
-    steady = UserFactory(username="steady")
-    idle = UserFactory(username="idle")
+    steady = UserFactory.create(username="steady")
+    idle = UserFactory.create(username="idle")
     rate(steady, mu=30, sigma=2.0, days_ago=1)
     # Same mu and sigma, but 80 days idle: sigma has grown, so the cautious rating is lower.
     rate(idle, mu=30, sigma=2.0, days_ago=80)
@@ -52,7 +52,7 @@ def test_ladder_sorts_by_displayed_rating_with_inactivity():
 
 
 def test_ladder_page_lists_rank_player_rating_games(client):
-    user = UserFactory(username="zed", display_name="Zed the Great")
+    user = UserFactory.create(username="zed", display_name="Zed the Great")
     rate(user, games=12)
     response = client.get(reverse("ratings:ladder", args=["counter"]))
     assert response.status_code == HTTPStatus.OK
@@ -80,7 +80,7 @@ def test_own_position_is_shown_even_off_the_page(client):
 
 
 def test_a_provisional_viewer_is_told_why_they_are_not_listed(client):
-    me = UserFactory()
+    me = UserFactory.create()
     rate(me, games=2)
     client.force_login(me)
     response = client.get(reverse("ratings:ladder", args=["counter"]))
@@ -102,7 +102,7 @@ def test_ladder_refuses_post(client):
 
 
 def test_admin_lists_ratings_read_only(admin_client):
-    rate(UserFactory())
+    rate(UserFactory.create())
     assert admin_client.get(reverse("admin:ratings_rating_changelist")).status_code == HTTPStatus.OK
     assert admin_client.get(reverse("admin:ratings_rating_add")).status_code == HTTPStatus.FORBIDDEN
     assert admin_client.get(reverse("admin:accounts_block_changelist")).status_code == HTTPStatus.OK

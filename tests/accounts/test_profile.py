@@ -85,7 +85,7 @@ def test_profile_lists_current_games_but_not_others_private_ones(client, player,
 
 
 def test_profile_of_a_deleted_account_is_404(client):
-    user = UserFactory()
+    user = UserFactory.create()
     account_services.user_delete(user=user)
     user.refresh_from_db()
     assert client.get(reverse("accounts:profile", args=[user.username])).status_code == HTTPStatus.NOT_FOUND
@@ -141,7 +141,7 @@ def test_deleting_an_account_cancels_its_open_games_and_leaves_the_others_as_the
     from games import services as game_services
     from games.models import Game
 
-    leaver = UserFactory()
+    leaver = UserFactory.create()
     theirs = game_services.game_create(
         creator=leaver,
         kind="counter",

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from openskill.models import PlackettLuce
 
 from games import services
-from games.models import Game
+from games.models import Game, Seat
 from ratings.models import Rating, RatingChange
 from ratings.services import (
     display_rating,
@@ -108,6 +108,16 @@ def test_two_player_draw_changes_nothing_but_sigma():
     got = changes_by_user(game)
     assert got[a.pk].mu_after == pytest.approx(25.0)
     assert got[a.pk].sigma_after < 25.0 / 3.0
+
+
+def test_a_finisher_without_a_rank_is_refused_by_name_and_the_game_is_not_rated():
+    a, b = UserFactory.create_batch(2)
+    game = finished_game([a, b], [1, 2], finished=T0)
+    Seat.objects.filter(game=game, position=1).update(rank=None)
+    seats = list(game.seats.order_by("position"))
+    with pytest.raises(ValueError, match="has no rank"):
+        rating_ranks(seats)
+    assert rating_update(game=game) == []
 
 
 def test_forfeits_are_ranked_last_whatever_the_engine_said():

@@ -40,7 +40,7 @@ def new_game(creator, *, rated=False, private=False, invited=(), players=2) -> G
 
 
 def test_unverified_user_cannot_create_a_rated_game():
-    user = UserFactory(verified=False)
+    user = UserFactory.create(verified=False)
     with pytest.raises(services.InvalidOptions, match="Verify your email"):
         new_game(user, rated=True)
     assert new_game(user, rated=False).pk
@@ -48,7 +48,7 @@ def test_unverified_user_cannot_create_a_rated_game():
 
 def test_unverified_user_cannot_join_a_rated_game(player):
     game = new_game(player, rated=True)
-    user = UserFactory(verified=False)
+    user = UserFactory.create(verified=False)
     with pytest.raises(services.CannotJoin, match="Verify your email"):
         services.game_join(game_id=game.pk, user=user)
     EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
@@ -57,13 +57,13 @@ def test_unverified_user_cannot_join_a_rated_game(player):
 
 def test_unverified_user_may_join_a_casual_game(player):
     game = new_game(player)
-    assert services.game_join(game_id=game.pk, user=UserFactory(verified=False)).is_active
+    assert services.game_join(game_id=game.pk, user=UserFactory.create(verified=False)).is_active
 
 
 def test_only_verified_active_accounts_receive_email():
-    verified = UserFactory()
+    verified = UserFactory.create()
     assert selectors.can_receive_email(verified)
-    assert not selectors.can_receive_email(UserFactory(verified=False))
+    assert not selectors.can_receive_email(UserFactory.create(verified=False))
     account_services.user_delete(user=verified)
     verified.refresh_from_db()
     assert not selectors.can_receive_email(verified)
@@ -71,7 +71,7 @@ def test_only_verified_active_accounts_receive_email():
 
 def test_join_view_shows_the_verified_email_message(client, player):
     game = new_game(player, rated=True)
-    user = UserFactory(verified=False)
+    user = UserFactory.create(verified=False)
     client.force_login(user)
     response = client.post(reverse("games:join", args=[game.pk]), follow=True)
     assert "Verify your email" in response.content.decode()
@@ -257,7 +257,7 @@ def test_delete_account_needs_the_password(client, player):
 
 def test_sign_in_is_locked_after_repeated_failures(client, settings):
     settings.AXES_FAILURE_LIMIT = 3
-    UserFactory(username="erin")
+    UserFactory.create(username="erin")
     for _ in range(3):
         client.post(reverse("account_login"), {"login": "erin", "password": "wrong"})
     response = client.post(reverse("account_login"), {"login": "erin", "password": PASSWORD})
@@ -282,7 +282,7 @@ def _sign_in(client, login, password):
 def test_the_sign_in_lockout_is_per_account_whatever_name_it_is_typed_as(client, settings, failing_with, then_with):
     """Locked by username, refused by email with the right password, and the reverse."""
     settings.AXES_FAILURE_LIMIT = 3
-    UserFactory(username="victim1", email="victim1@example.com")
+    UserFactory.create(username="victim1", email="victim1@example.com")
     for _ in range(3):
         _sign_in(client, failing_with, "wrong")
     response = _sign_in(client, then_with, PASSWORD)
@@ -293,8 +293,8 @@ def test_the_sign_in_lockout_is_per_account_whatever_name_it_is_typed_as(client,
 
 def test_failures_on_one_account_do_not_lock_another(client, settings):
     settings.AXES_FAILURE_LIMIT = 3
-    UserFactory(username="victim1", email="victim1@example.com")
-    other = UserFactory(username="victim2", email="victim2@example.com")
+    UserFactory.create(username="victim1", email="victim1@example.com")
+    other = UserFactory.create(username="victim2", email="victim2@example.com")
     for _ in range(3):
         _sign_in(client, "victim1@example.com", "wrong")
     response = _sign_in(client, "victim2@example.com", PASSWORD)
@@ -332,7 +332,7 @@ def test_email_change_takes_effect_only_once_the_new_address_is_verified(client,
 
 def test_the_settings_fields_point_screen_readers_at_their_help_text(client):
     """Each aria-describedby on the settings page names an element that is there (its help text)."""
-    client.force_login(UserFactory())
+    client.force_login(UserFactory.create())
     page = client.get(reverse("accounts:settings")).content.decode()
     described = re.findall(r'aria-describedby="([^"]+)"', page)
     assert "id_display_name_helptext" in described and "id_time_zone_helptext" in described

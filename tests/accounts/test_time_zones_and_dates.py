@@ -55,7 +55,7 @@ def test_the_sign_up_form_carries_the_hidden_zone_field(client):
 
 def test_an_emails_deadline_names_its_zone(settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    game = make_game(UserFactory(time_zone="Asia/Taipei"), UserFactory(time_zone="Asia/Taipei"))
+    game = make_game(UserFactory.create(time_zone="Asia/Taipei"), UserFactory.create(time_zone="Asia/Taipei"))
     user = user_to_move(game)
     seat = game.seats.get(user=user)
     n = Notification(user=user, game=game, kind=Notification.Kind.YOUR_MOVE, seq=seat.clock_seq)
@@ -77,8 +77,8 @@ def test_each_language_has_one_date_format_and_one_date_and_time_format(language
 
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
 def test_a_profile_shows_its_dates_in_one_format(client, language):
-    owner = UserFactory(language=language, date_joined=datetime(2026, 3, 4, 9, 0, tzinfo=UTC))
-    other = UserFactory()
+    owner = UserFactory.create(language=language, date_joined=datetime(2026, 3, 4, 9, 0, tzinfo=UTC))
+    other = UserFactory.create()
     for days in range(3):
         finished_game([owner, other], [1, 2], finished=datetime(2026, 11, 20, 8, 30, tzinfo=UTC) + timedelta(days))
     client.force_login(owner)

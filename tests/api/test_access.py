@@ -19,7 +19,7 @@ from games import services
 from games.models import ChatMessage, Game
 from moderation import services as moderation
 from tests.api.conftest import api_client
-from tests.conftest import user_to_move
+from tests.conftest import seated, user_to_move
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def moderator(db: None) -> User:
-    user = UserFactory(username="mod", is_staff=True)
+    user = UserFactory.create(username="mod", is_staff=True)
     user.groups.add(Group.objects.get(name="Moderators"))
     return User.objects.get(pk=user.pk)
 
@@ -101,7 +101,7 @@ def test_a_ban_ends_a_long_poll_that_is_waiting(
             moderation.user_ban(moderator=moderator, user=player, reason="")
         if len(naps) == 2:
             # Had the ban not ended the wait, the next event would be handed over.
-            services.chat_post(game_id=game.pk, user=game.seats.exclude(user=player).get().user, text="psst")
+            services.chat_post(game_id=game.pk, user=seated(game.seats.exclude(user=player).get()), text="psst")
 
     monkeypatch.setattr(stream.time, "sleep", nap)
     started = time.monotonic()

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from markdown_it import MarkdownIt
+from pydantic import BaseModel
 
 from api import gameshapes as shapes
 from games.engine.domaine import scenario as domaine_scenario
@@ -26,7 +27,7 @@ from games.engine.dominion.notation import PARTS as DOMINION_PARTS
 from games.engine.registry import bots_of, get_engine
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-GAMES = {
+GAMES: dict[str, tuple[Path, Any, Any, type[BaseModel]]] = {
     "dominion": (DOCS / "dominion-moves.md", dominion_scenario, shapes.DominionMove, shapes.DominionView),
     "domaine": (DOCS / "domaine-moves.md", domaine_scenario, shapes.DomaineMove, shapes.DomaineView),
 }

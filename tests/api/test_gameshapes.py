@@ -22,9 +22,18 @@ from games.engine.dominion.cards import CARDS as DOMINION_CARDS
 from games.engine.dominion.cards import RECOMMENDED_SETS
 from games.engine.registry import get_engine
 
-VIEWS = {"dominion": TypeAdapter(shapes.DominionView), "domaine": TypeAdapter(shapes.DomaineView)}
-DECISIONS = {"dominion": TypeAdapter(shapes.DominionDecision), "domaine": TypeAdapter(shapes.DomaineDecision)}
-MOVE_LISTS = {"dominion": TypeAdapter(list[shapes.DominionMove]), "domaine": TypeAdapter(list[shapes.DomaineMove])}
+VIEWS: dict[str, TypeAdapter[Any]] = {
+    "dominion": TypeAdapter(shapes.DominionView),
+    "domaine": TypeAdapter(shapes.DomaineView),
+}
+DECISIONS: dict[str, TypeAdapter[Any]] = {
+    "dominion": TypeAdapter(shapes.DominionDecision),
+    "domaine": TypeAdapter(shapes.DomaineDecision),
+}
+MOVE_LISTS: dict[str, TypeAdapter[Any]] = {
+    "dominion": TypeAdapter(list[shapes.DominionMove]),
+    "domaine": TypeAdapter(list[shapes.DomaineMove]),
+}
 
 #: Kingdoms with every attack and every question the engine asks.
 KINGDOMS = [

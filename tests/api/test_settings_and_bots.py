@@ -17,7 +17,7 @@ from api.tasks import prune_stream
 from games import services
 from games.models import Game
 from tests.api.conftest import ApiClient, api_client
-from tests.conftest import make_game
+from tests.conftest import make_game, seated
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -62,7 +62,7 @@ def test_nobody_revokes_another_users_token(player: Any, opponent: Any) -> None:
 
 
 def test_a_fresh_account_becomes_a_bot_account_marked_everywhere(player: Any) -> None:
-    robo = UserFactory(username="robo")
+    robo = UserFactory.create(username="robo")
     client = _signed_in(robo)
     assert client.post("/settings/api/bot", {}).status_code == 302  # no confirmation: nothing
     robo.refresh_from_db()
@@ -86,7 +86,7 @@ def test_an_account_that_has_played_cannot_become_a_bot(game: Game, player: Any)
 
 
 def test_rated_games_do_not_pair_bot_accounts_with_people(player: Any, settings: Any) -> None:
-    robo = user_make_bot(user=UserFactory(username="robo"))
+    robo = user_make_bot(user=UserFactory.create(username="robo"))
     game = services.game_create(
         creator=player,
         kind="counter",
@@ -108,8 +108,8 @@ def test_the_long_poll_answers_when_something_happens(
     settings.HERALD_API_EVENTS_MAX_WAIT = 25
     api_client(player)
     api_client(opponent)
-    waiting = game.seats.exclude(position__in=game.to_act).get().user
-    mover = game.seats.get(position=game.to_act[0]).user
+    waiting = seated(game.seats.exclude(position__in=game.to_act).get())
+    mover = seated(game.seats.get(position=game.to_act[0]))
     started = time.monotonic()
     assert read(waiting, after=0, wait=0.3) == [] and time.monotonic() - started >= 0.3
     naps: list[float] = []

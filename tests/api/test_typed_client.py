@@ -153,7 +153,7 @@ def domaine_move(m: ModuleType, client: TypedClient, game_id: int, state: Any) -
 @pytest.mark.parametrize(("kind", "bot"), [("dominion", "big_money"), ("domaine", "greedy")])
 def test_a_generated_client_plays_a_game_to_its_end(generated: ModuleType, kind: str, bot: str) -> None:
     m = generated
-    raw = api_client(UserFactory(username=f"typed_{kind}"))
+    raw = api_client(UserFactory.create(username=f"typed_{kind}"))
     client = TypedClient(m, raw)
     body: dict[str, Any] = {"kind": kind, "players": 2, "bots": [bot]}
     if kind == "dominion":

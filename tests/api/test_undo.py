@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_an_undo_after_a_draw_is_refused_with_its_reason_then_done_once_both_others_allow_it():
-    ann, bo, cy = UserFactory(), UserFactory(), UserFactory()
+    ann, bo, cy = UserFactory.create(), UserFactory.create(), UserFactory.create()
     game = advance(make_game(ann, bo, cy, kind="dominion", options={"kingdom": "First Game"}), drawer_in_hand)
     p = services.state_at(game).current
     clients = {q: api_client(user_of(game, q)) for q in range(3)}

@@ -45,11 +45,13 @@ def fresh(game: Game) -> Game:
 
 
 def mover_page(pages: dict[int, object], game: Game):
-    return pages[game.seats.get(position=game.to_act[0]).user_id]
+    user_id = game.seats.get(position=game.to_act[0]).user_id
+    assert user_id is not None
+    return pages[user_id]
 
 
 def test_setup_and_turns_by_clicking(browser, live_server):
-    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    alice, bob = UserFactory.create(username="alice"), UserFactory.create(username="bob")
     pages = {}
     console_errors: list[str] = []
     for user in (alice, bob):
@@ -151,7 +153,7 @@ def test_setup_and_turns_by_clicking(browser, live_server):
 
 
 def test_a_placement_without_javascript(browser, live_server):
-    alice, bob = UserFactory(), UserFactory()
+    alice, bob = UserFactory.create(), UserFactory.create()
     game = services.game_create(
         creator=alice,
         kind="domaine",

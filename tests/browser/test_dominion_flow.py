@@ -41,8 +41,10 @@ def sign_up_and_verify(page, live_server, username: str) -> None:
     page.click("main form button[type=submit]")
     page.wait_for_load_state()
     message = next(m for m in mail.outbox if f"{username}@example.com" in m.to)
-    link = re.search(r"https?://\S+/accounts/confirm-email/\S+/", message.body).group(0)
-    page.goto(link.replace(re.match(r"https?://[^/]+", link).group(0), live_server.url))
+    found = re.search(r"https?://\S+/accounts/confirm-email/\S+/", str(message.body))
+    assert found is not None, message.body
+    link = found.group(0)
+    page.goto(re.sub(r"^https?://[^/]+", live_server.url, link))
     page.click("main form button[type=submit]")
     page.wait_for_load_state()
     if "/accounts/login/" in page.url:
@@ -99,7 +101,7 @@ def test_sign_up_create_join_militia_and_play_to_the_end(browser, live_server):
     # Both answer Militia themselves ("ask me"; the default standing answer would discard for them).
     User.objects.filter(username="newcomer").update(standing_answers={"militia": "ask"})
     # Bob joins from the game page; the game starts and both pages know it without a reload.
-    bob = UserFactory(username="bob_browser", standing_answers={"militia": "ask"})
+    bob = UserFactory.create(username="bob_browser", standing_answers={"militia": "ask"})
     bob_page = browser.new_context().new_page()
     sign_in(bob_page, live_server, bob.username)
     bob_page.goto(f"{live_server.url}/games/{game_id}/")

@@ -20,7 +20,7 @@ def sign_in(page, live_server, username: str) -> None:
 
 
 def test_moves_and_chat_with_htmx(browser, live_server):
-    game = make_game(UserFactory(), UserFactory())
+    game = make_game(UserFactory.create(), UserFactory.create())
     mover = user_to_move(game)
     page = browser.new_page()
     errors: list[str] = []
@@ -43,7 +43,7 @@ def test_moves_and_chat_with_htmx(browser, live_server):
 
 
 def test_polling_shows_the_opponents_move(browser, live_server):
-    game = make_game(UserFactory(), UserFactory())
+    game = make_game(UserFactory.create(), UserFactory.create())
     waiting = user_waiting(game)
     page = browser.new_page()
     sign_in(page, live_server, waiting.username)
@@ -55,7 +55,7 @@ def test_polling_shows_the_opponents_move(browser, live_server):
 
 
 def test_moves_work_without_javascript(browser, live_server):
-    game = make_game(UserFactory(), UserFactory())
+    game = make_game(UserFactory.create(), UserFactory.create())
     mover = user_to_move(game)
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
@@ -70,7 +70,7 @@ def test_moves_work_without_javascript(browser, live_server):
 
 def test_a_keyboard_move_keeps_the_focus_on_the_board(browser, live_server):
     """After Enter on a move, the answer replaces the board; Tab must go on from there, not from the page's top."""
-    game = make_game(UserFactory(), UserFactory(), options={"target": 30})
+    game = make_game(UserFactory.create(), UserFactory.create(), options={"target": 30})
     mover = user_to_move(game)
     page = browser.new_page()
     sign_in(page, live_server, mover.username)
@@ -89,7 +89,7 @@ def test_a_keyboard_move_keeps_the_focus_on_the_board(browser, live_server):
 
 def dominion_treasure_step(browser, live_server, **page_options):
     """A new Dominion game's first player, signed in on its page with the Action phase ended: (game, user, page)."""
-    game = make_game(UserFactory(), UserFactory(), kind="dominion", options={"kingdom": "First Game"})
+    game = make_game(UserFactory.create(), UserFactory.create(), kind="dominion", options={"kingdom": "First Game"})
     mover = user_to_move(game)
     page = browser.new_page(**page_options)
     sign_in(page, live_server, mover.username)
@@ -175,7 +175,7 @@ def test_a_sign_up_refused_for_its_password_starts_at_the_password(browser, live
 
 
 def test_the_new_game_form_shows_only_the_seats_the_chosen_number_of_players_has(browser, live_server):
-    user = UserFactory()
+    user = UserFactory.create()
     page = browser.new_page()
     sign_in(page, live_server, user.username)
     page.goto(f"{live_server.url}/games/new/")
@@ -189,7 +189,7 @@ def test_the_new_game_form_shows_only_the_seats_the_chosen_number_of_players_has
 
 
 def test_the_report_link_beside_a_players_name_reads_apart_from_the_name(browser, live_server):
-    game = make_game(UserFactory(), UserFactory())
+    game = make_game(UserFactory.create(), UserFactory.create())
     page = browser.new_page()
     sign_in(page, live_server, user_to_move(game).username)
     page.goto(f"{live_server.url}/games/{game.pk}/")

@@ -40,13 +40,17 @@ def mover(game):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_a_new_player_reads_the_domaine_rules_from_the_game_and_taps_a_card_for_its_text(browser, live_server, size):
-    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    alice, bob = UserFactory.create(username="alice"), UserFactory.create(username="bob")
     game = make_game(alice, bob, kind="domaine")
     page = new_page(browser, size)
     sign_in(page, live_server, mover(game).username)
     open_game(page, live_server, game)
     strip = page.locator(".hint-strip")
-    assert strip.is_visible() and "at least 6 squares apart" in strip.inner_text()
+    # Folded to one line (the move stays on the first screen); a tap opens it.
+    assert strip.is_visible() and not strip.get_by_text("at least 6 squares apart").is_visible()
+    assert strip.bounding_box()["height"] < 60
+    strip.locator("summary").tap() if size == "phone" else strip.locator("summary").click()
+    assert strip.get_by_text("at least 6 squares apart").is_visible()
     strip.get_by_role("link", name="How to play").click()
     page.wait_for_url(f"{live_server.url}/rules/domaine/")
     assert page.get_by_role("heading", name="How to play Domaine").is_visible()
@@ -75,7 +79,7 @@ def test_a_new_player_reads_the_domaine_rules_from_the_game_and_taps_a_card_for_
 
 @pytest.mark.parametrize("size", SIZES)
 def test_dominion_cards_open_their_text_on_a_tap_or_enter_and_hide_it_again(browser, live_server, size):
-    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    alice, bob = UserFactory.create(username="alice"), UserFactory.create(username="bob")
     game = make_game(alice, bob, kind="dominion", options={"kingdom": "First Game"})
     page = new_page(browser, size)
     sign_in(page, live_server, mover(game).username)
@@ -102,7 +106,7 @@ def test_dominion_cards_open_their_text_on_a_tap_or_enter_and_hide_it_again(brow
 
 
 def test_a_border_takes_two_taps_a_square_then_its_side(browser, live_server):
-    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    alice, bob = UserFactory.create(username="alice"), UserFactory.create(username="bob")
     game = make_game(alice, bob, kind="domaine")
     game = bot_moves(game, until=borders_in_hand)
     page = new_page(browser, "phone")
@@ -122,11 +126,12 @@ def test_a_border_takes_two_taps_a_square_then_its_side(browser, live_server):
 
 
 def test_the_hint_strip_can_be_turned_off_and_on_again(browser, live_server):
-    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    alice, bob = UserFactory.create(username="alice"), UserFactory.create(username="bob")
     game = make_game(alice, bob, kind="domaine")
     page = new_page(browser, "desktop")
     sign_in(page, live_server, "bob")
     open_game(page, live_server, game)
+    page.locator(".hint-strip summary").click()
     page.get_by_role("button", name="Turn these hints off").click()
     page.wait_for_url(f"{live_server.url}/games/{game.pk}/")
     assert page.locator(".hint-strip").count() == 0

@@ -85,8 +85,8 @@ def caught_up(page, game: Game) -> None:
 
 def test_each_step_of_a_game_shows_on_the_live_pages_as_a_reload_would(browser, live_server, settings):
     settings.HERALD_FORCED_MOVE_GRACE = 0
-    alice_user = UserFactory(username="alice_live")
-    bob_user = UserFactory(username="bob_live")
+    alice_user = UserFactory.create(username="alice_live")
+    bob_user = UserFactory.create(username="bob_live")
     alice = browser.new_context().new_page()
     bob = browser.new_context().new_page()
     sign_in(alice, live_server, alice_user.username)

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_play_a_rated_game_then_rematch_with_the_seats_rotated(browser, live_server):
-    ann, bo = UserFactory(username="ann"), UserFactory(username="bo")
+    ann, bo = UserFactory.create(username="ann"), UserFactory.create(username="bo")
     pages = {}
     for user in (ann, bo):
         page = browser.new_context().new_page()

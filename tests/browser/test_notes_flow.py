@@ -22,7 +22,7 @@ def wait_for(page, check, what: str, ms: int = 8000) -> None:
 
 @pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 1280, "height": 900}])
 def test_notes_save_as_one_types_without_a_reload(browser, live_server, viewport):
-    alice, bob = UserFactory(), UserFactory()
+    alice, bob = UserFactory.create(), UserFactory.create()
     game = make_game(alice, bob)
     page = browser.new_page(viewport=viewport)
     sign_in(page, live_server, alice.username)
@@ -55,7 +55,7 @@ def test_notes_save_as_one_types_without_a_reload(browser, live_server, viewport
 
 
 def test_without_javascript_the_save_button_saves(browser, live_server):
-    alice, bob = UserFactory(), UserFactory()
+    alice, bob = UserFactory.create(), UserFactory.create()
     game = make_game(alice, bob)
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()

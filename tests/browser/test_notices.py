@@ -21,7 +21,7 @@ POLL_WAIT_MS = 15_000  # the page polls every 5 s
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_the_tab_title_and_icon_change_when_the_other_player_moves(browser, live_server, viewport):
-    game = make_game(UserFactory(), UserFactory())
+    game = make_game(UserFactory.create(), UserFactory.create())
     page = browser.new_page(viewport=viewport)
     sign_in(page, live_server, user_waiting(game).username)
     page.goto(f"{live_server.url}/games/{game.pk}/")
@@ -45,7 +45,7 @@ def test_the_tab_title_and_icon_change_when_the_other_player_moves(browser, live
 
 
 def test_the_move_sound_is_this_browsers_choice_and_needs_javascript(browser, live_server):
-    game = make_game(UserFactory(), UserFactory())
+    game = make_game(UserFactory.create(), UserFactory.create())
     user = user_waiting(game)
     page = browser.new_page()
     sign_in(page, live_server, user.username)
@@ -71,7 +71,7 @@ def test_the_settings_page_offers_notifications_in_this_browser(browser, live_se
     settings.VAPID_PRIVATE_KEY = key.private_pem().decode()
     push._vapid.cache_clear()
     try:
-        user = UserFactory()
+        user = UserFactory.create()
         page = browser.new_page()
         sign_in(page, live_server, user.username)
         page.goto(f"{live_server.url}/settings/email/")
@@ -93,7 +93,7 @@ def test_signing_out_still_works_where_the_push_worker_is_registered(browser, li
     push._vapid.cache_clear()
     try:
         page = browser.new_page()
-        sign_in(page, live_server, UserFactory().username)
+        sign_in(page, live_server, UserFactory.create().username)
         page.goto(f"{live_server.url}/settings/email/")
         page.locator("#push-state:has-text('Notifications are off in this browser.')").wait_for()
         page.get_by_role("button", name="Sign out").click()

@@ -40,8 +40,8 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 def open_game(browser, live_server, *, language: str = "en", viewport: dict | None = None, kingdom=None):
     """A new Dominion game's first player, in ``language``, on its page at ``viewport``: (game, page)."""
     game = make_game(
-        UserFactory(language=language),
-        UserFactory(language=language),
+        UserFactory.create(language=language),
+        UserFactory.create(language=language),
         kind="dominion",
         options={"kingdom": kingdom or LONG_NAMES},
     )

@@ -30,8 +30,8 @@ WORDS = {
 @pytest.mark.parametrize("lang", ["en", "zh-hans", "zh-hant"])
 def test_alice_plays_on_and_buys_while_bob_has_not_discarded(browser, live_server, dealt, lang):  # noqa: F811
     dealt["moat"] = False
-    alice = UserFactory(username=f"alice_{lang}", language=lang)
-    bob = UserFactory(username=f"bob_{lang}", language=lang, standing_answers=ASK_ALL)
+    alice = UserFactory.create(username=f"alice_{lang}", language=lang)
+    bob = UserFactory.create(username=f"bob_{lang}", language=lang, standing_answers=ASK_ALL)
     game = services.game_create(
         creator=alice,
         kind="dominion",

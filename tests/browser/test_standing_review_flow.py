@@ -20,8 +20,8 @@ def test_the_boxes_bob_ticked_stay_ticked_while_alice_plays_on(browser, live_ser
     """The poll redraws the live region whenever a move is made; Alice now plays on while Bob
     chooses his discards, so each of her moves cleared the boxes he had ticked."""
     dealt["moat"] = False
-    alice = UserFactory(username="alice_boxes")
-    bob = UserFactory(username="bob_boxes", standing_answers=ASK_ALL)
+    alice = UserFactory.create(username="alice_boxes")
+    bob = UserFactory.create(username="bob_boxes", standing_answers=ASK_ALL)
     game = services.game_create(
         creator=alice,
         kind="dominion",

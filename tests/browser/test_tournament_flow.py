@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_sign_up_see_the_start_and_play(browser, live_server, tmp_path):
-    moderator = UserFactory(is_staff=True)
+    moderator = UserFactory.create(is_staff=True)
     group, _new = Group.objects.get_or_create(name="Moderators")
     group.permissions.add(Permission.objects.get(codename="moderate_games", content_type__app_label="moderation"))
     moderator.groups.add(group)
@@ -37,7 +37,7 @@ def test_sign_up_see_the_start_and_play(browser, live_server, tmp_path):
         verified_only=False,
         time_per_move=timedelta(days=1),
     )
-    me, other = UserFactory(), UserFactory()
+    me, other = UserFactory.create(), UserFactory.create()
     services.tournament_signup(tournament_id=t.pk, user=other)
     page = browser.new_page()
     sign_in(page, live_server, me.username)

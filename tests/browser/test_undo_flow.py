@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_a_misclicked_buy_is_undone_in_the_browser(browser, live_server, settings):
     settings.HERALD_FORCED_MOVE_GRACE = 60
-    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    alice, bob = UserFactory.create(username="alice"), UserFactory.create(username="bob")
     game = advance(make_game(alice, bob, kind="dominion", options={"kingdom": "First Game"}), turn_start)
     state = services.state_at(game)
     me = game.seats.get(position=state.current).user

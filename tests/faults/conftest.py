@@ -3,8 +3,9 @@
 Every test here runs on PostgreSQL (row locks, several connections) and
 skips without it, as without ``redis-server``; under
 ``HERALD_REQUIRE_SERVICES=1`` (CI) a skip is a failure. Nothing here touches
-the shared Redis or mail servers: each test starts its own (Redis on
-``FAULT_REDIS_PORTS``, SMTP on a free loopback port) and kills only those.
+the shared Redis or mail servers: each test starts its own, on loopback
+ports chosen when it runs (never a fixed port that another test run or a
+user may hold), and kills only those.
 
 The suite's figures (moves attempted and saved, emails expected and sent,
 500s, the duplicate-email window) are collected in :data:`FIGURES` and
@@ -25,18 +26,15 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http import HTTPStatus
+from typing import Any
 
 import pytest
 from django.db import connection
+from pytest_django import Settings
 
 from tests.conftest import skip_missing_service
 from tests.tasks.conftest import use_broker
 from website.celery import app
-
-#: Ports of the Redis servers the tests start and kill (none of them the shared 6379).
-FAULT_REDIS_PORTS = {"cache": 6391, "broker": 6393}
-#: A loopback port where nothing listens: the broker "unreachable".
-DEAD_PORT = 6392
 
 #: The run's figures, printed at the end (see pytest_terminal_summary).
 FIGURES: dict[str, float] = {
@@ -102,7 +100,7 @@ class RedisServer:
         return f"redis://127.0.0.1:{self.port}/{db}"
 
     def start(self) -> None:
-        """Start it and wait until it answers PING (at most 5 s)."""
+        """Start it and wait until it answers PING (at most 5 s); fail if another server holds the port."""
         import redis
 
         self.process = subprocess.Popen(
@@ -111,12 +109,17 @@ class RedisServer:
             stderr=subprocess.DEVNULL,
         )
         end = time.monotonic() + 5
-        while time.monotonic() < end:
+        while time.monotonic() < end and self.process.poll() is None:
             try:
-                redis.Redis(port=self.port, socket_connect_timeout=0.2).ping()
-                return
+                # The port was free when it was chosen; check that the server answering is this one.
+                info: dict[str, Any] = redis.Redis(port=self.port, socket_connect_timeout=0.2).info("server")  # type: ignore[assignment]
+                pid = info["process_id"]
             except redis.RedisError:
                 time.sleep(0.05)
+                continue
+            if pid != self.process.pid:
+                raise RuntimeError(f"another redis-server took port {self.port}")
+            return
         raise RuntimeError(f"redis-server on port {self.port} did not start")
 
     def kill(self) -> None:
@@ -136,10 +139,10 @@ class RedisServer:
         self.process.send_signal(signal.SIGCONT)
 
 
-def _redis_server(port: int) -> Iterator[RedisServer]:
+def _redis_server() -> Iterator[RedisServer]:
     if shutil.which("redis-server") is None:
         skip_missing_service("redis-server (apt-get install redis-server) for the fault-injection tests")
-    server = RedisServer(port)
+    server = RedisServer(free_port())
     server.start()
     try:
         yield server
@@ -151,17 +154,17 @@ def _redis_server(port: int) -> Iterator[RedisServer]:
 
 @pytest.fixture
 def cache_redis() -> Iterator[RedisServer]:
-    """A Redis of the test's own for the site's cache (port 6391), killed at the end."""
-    yield from _redis_server(FAULT_REDIS_PORTS["cache"])
+    """A Redis of the test's own for the site's cache (on a free port), killed at the end."""
+    yield from _redis_server()
 
 
 @pytest.fixture
 def broker_redis() -> Iterator[RedisServer]:
-    """A Redis of the test's own for Celery's broker (port 6393), killed at the end."""
-    yield from _redis_server(FAULT_REDIS_PORTS["broker"])
+    """A Redis of the test's own for Celery's broker (on a free port), killed at the end."""
+    yield from _redis_server()
 
 
-def use_cache(settings: object, url: str) -> None:
+def use_cache(settings: Settings, url: str) -> None:
     """Point the site's default cache at ``url`` with the production backend and options.
 
     Overriding ``settings.CACHES`` makes Django drop its cache handlers, so
@@ -262,7 +265,7 @@ class _ThreadingServer(socketserver.ThreadingTCPServer):
 
 
 @pytest.fixture
-def smtp_server(settings: object) -> Iterator[SmtpServer]:
+def smtp_server(settings: Settings) -> Iterator[SmtpServer]:
     """A loopback SMTP server (mode ``"ok"`` until the test changes it); the site's mail goes to it."""
     smtp = SmtpServer()
     tcp = _ThreadingServer(("127.0.0.1", 0), smtp.handler())
@@ -293,14 +296,19 @@ def wait_for(condition: Callable[[], object], timeout: float = 15.0, what: str =
 
 
 def free_port() -> int:
-    """A loopback port nothing listens on right now."""
+    """A loopback port nothing listens on right now, chosen by the kernel."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
+def dead_broker_url() -> str:
+    """A Redis URL on a loopback port where nothing listens: the broker "unreachable"."""
+    return f"redis://127.0.0.1:{free_port()}/0"
+
+
 @pytest.fixture
-def broker_at(settings: object) -> Iterator[Callable[[str], None]]:
+def broker_at(settings: Settings) -> Iterator[Callable[[str], None]]:
     """Call it with a broker URL: the site's Celery app stops running tasks inline and publishes there.
 
     Restored (eager, the settings' broker) at the end.

@@ -1,6 +1,6 @@
 """Redis, the site's cache, is killed (or frozen): pages are drawn, people stay signed in, moves save.
 
-Each test starts a ``redis-server`` of its own (port 6391), points the
+Each test starts a ``redis-server`` of its own (on a free port), points the
 site's cache at it with the production backend (``FailSoftRedisCache``),
 warms it through the site, then kills or freezes that server.
 """
@@ -117,3 +117,26 @@ def test_a_sign_out_while_redis_is_frozen_stays_signed_out_when_it_answers_again
 
     client.cookies[settings.SESSION_COOKIE_NAME] = old_cookie
     assert not get(client, lobby).wsgi_request.user.is_authenticated
+
+
+def test_a_busy_process_uses_redis_again_soon_after_it_comes_back(cache_redis, settings, monkeypatch):
+    """Calls keep coming during and after the outage, faster than the retry window: once Redis is back, the
+    next call past the window (opened by the last real failure) reaches it, and the cache works again."""
+    use_cache(settings, cache_redis.url(1))
+    monkeypatch.setattr(site_cache, "RETRY_AFTER", 0.5)
+    from django.core.cache import cache
+
+    cache.set("k", "before", 60)
+    assert cache.get("k") == "before"
+    cache_redis.kill()
+    end = time.monotonic() + 1.5  # three windows of calls every 50 ms while it is down
+    while time.monotonic() < end:
+        assert cache.get("k", "missing") == "missing"
+        time.sleep(0.05)
+    cache_redis.start()
+    back = time.monotonic()
+    while cache.get("k", "missing") != "fresh" and time.monotonic() - back < 3:
+        cache.set("k", "fresh", 60)
+        time.sleep(0.05)
+    assert cache.get("k") == "fresh", "the process never tried Redis again"
+    assert time.monotonic() - back < 1.0, "within one retry window (0.5 s) of Redis coming back"

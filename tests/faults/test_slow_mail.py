@@ -27,7 +27,7 @@ from correspondence.models import Notification
 from games import services
 from games.models import Action
 from tests.conftest import make_game, user_to_move
-from tests.faults.conftest import DEAD_PORT, DUPLICATE_WINDOWS, count, count_response, wait_for
+from tests.faults.conftest import DUPLICATE_WINDOWS, count, count_response, dead_broker_url, wait_for
 
 
 def send_in_thread(pk: int) -> tuple[threading.Thread, list[object]]:
@@ -50,7 +50,7 @@ def send_in_thread(pk: int) -> tuple[threading.Thread, list[object]]:
 @pytest.fixture
 def owed(broker_at, player, opponent):
     """A running game whose second player is owed a "your move" (no task queued: the broker is away)."""
-    broker_at(f"redis://127.0.0.1:{DEAD_PORT}/0")
+    broker_at(dead_broker_url())
     game = make_game(player, opponent)
     first = user_to_move(game)
     services.game_submit_move(game_id=game.pk, user=first, move={"act": "add", "n": 1}, expected_seq=0)
@@ -134,7 +134,7 @@ def test_a_mail_server_that_never_answers_after_data_costs_email_timeout_and_a_r
 
 def test_the_duplicate_window_from_acceptance_to_the_sent_mark_is_measured(smtp_server, player, opponent, broker_at):
     """A sender killed in this window leaves an email the server accepted on a row not yet marked sent."""
-    broker_at(f"redis://127.0.0.1:{DEAD_PORT}/0")
+    broker_at(dead_broker_url())
     game = make_game(player, opponent)
     rows = [Notification.objects.create(user=player, game=game, kind="game_over", seq=100 + i) for i in range(20)]
     marked = {}

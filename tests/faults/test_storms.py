@@ -23,6 +23,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import User
 from correspondence import outbox, sweep
 from correspondence.models import Notification
 from games import services
@@ -57,7 +58,7 @@ def run_threads(jobs: list[Callable[[], None]]) -> None:
     assert not errors, errors
 
 
-def signed_in(user: object) -> Client:
+def signed_in(user: User) -> Client:
     client = Client()
     client.force_login(user)
     return client
@@ -91,7 +92,7 @@ def test_joins_followed_at_once_by_resignations_beside_slow_sends(monkeypatch, s
     slow_mail(monkeypatch)
     games = []
     for i in range(8):
-        creator, joiner = UserFactory(username=f"c{i}"), UserFactory(username=f"j{i}")
+        creator, joiner = UserFactory.create(username=f"c{i}"), UserFactory.create(username=f"j{i}")
         game = services.game_create(
             creator=creator,
             kind="counter",
@@ -135,7 +136,7 @@ def test_joins_followed_at_once_by_resignations_beside_slow_sends(monkeypatch, s
 
 def test_the_same_move_posted_at_once_from_three_tabs_applies_once_per_turn(settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    games = [make_game(UserFactory(username=f"a{i}"), UserFactory(username=f"b{i}")) for i in range(4)]
+    games = [make_game(UserFactory.create(username=f"a{i}"), UserFactory.create(username=f"b{i}")) for i in range(4)]
     rounds = 4
     ok: Counter[int] = Counter()
     statuses: list[int] = []

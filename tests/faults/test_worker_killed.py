@@ -1,7 +1,7 @@
 """A real Celery worker process is killed with SIGKILL while the mail server holds the DATA it accepted.
 
 The worker is a ``celery -A website worker`` process started by the test,
-on a broker (a redis-server of the test's own, port 6393) and on the test's
+on a broker (a redis-server of the test's own, on a free port) and on the test's
 PostgreSQL database, sending to the test's loopback SMTP server. Killed
 after the server has the message, before it could mark the row sent, it
 leaves a ``sending`` claim; the sweep takes it over once the claim is older

@@ -112,13 +112,18 @@ def test_the_preview_shows_the_score_and_income_the_engine_gives_after_the_play(
     draft = {"act": "play", "card": card, "option": 0}
     response = draft_get(client, game, draft)
     before = engine.view(state, seat)["players"][seat]
+    assert response.context["domaine_preview"] is not None  # every action is "up to": playing for nothing is legal
+    # ... but with nothing placed there is nothing to preview: no "Your score: 0 → 0" (the walk-through).
+    html = response.content.decode()
+    assert "Your score:" not in html and "Your gold after this move" not in html
+    assert json.loads(json.dumps(draft)) == response.context["domaine_draft"]
+    pick = engine.targets(state, seat, draft)["choices"][0]
+    response = draft_get(client, game, draft, pick=pick)
     after = response.context["domaine_preview"]
-    assert after is not None  # every action is "up to": playing for nothing is a legal move to preview
     mine = after["players"][seat]
     html = response.content.decode()
     assert f"Your score: {before['score']} → {mine['score']} (target {after['target']})" in html
     assert f"income: {before['income']} → {mine['income']} gold a turn" in html
-    assert json.loads(json.dumps(draft)) == response.context["domaine_draft"]
 
 
 def test_picking_a_border_hatches_the_squares_with_no_side_where_one_may_go(client, domaine):

@@ -33,7 +33,7 @@ EXPECTED = {
         "header": ["大廳", "排行榜", "設定", "登出"],
         "lobby": ["開始新遊戲", "開放中的遊戲", "最近結束"],
         "dominion": ["皇輿爭霸 #", "補充牌堆", "移出遊戲區", "銅幣", "莊園", "地窖", "紀錄", "的第 1 回合。"],
-        "domaine": ["Domaine #", "草地", "王城", "目標分數", "紀錄"],
+        "domaine": ["領域 #", "草地", "王城", "目標分數", "紀錄"],
         "profile": ["積分與戰績", "進行中的遊戲", "已結束的遊戲"],
         "ladder": ["皇輿爭霸 排行榜", "排行榜上還沒有人。"],
     },
@@ -41,7 +41,7 @@ EXPECTED = {
         "header": ["大厅", "排行榜", "设置", "退出登录"],
         "lobby": ["开始新游戏", "开放中的游戏", "最近结束"],
         "dominion": ["皇舆争霸 #", "补充牌堆", "移出游戏区", "铜币", "庄园", "地窖", "记录", "的第 1 回合。"],
-        "domaine": ["Domaine #", "草地", "王城", "目标分数", "记录"],
+        "domaine": ["领域 #", "草地", "王城", "目标分数", "记录"],
         "profile": ["积分与战绩", "进行中的游戏", "已结束的游戏"],
         "ladder": ["皇舆争霸 排行榜", "排行榜上还没有人。"],
     },
@@ -68,7 +68,7 @@ def _check(text: str, language: str, *pages: str) -> None:
 
 
 def _user(language: str, name: str = "ann"):
-    return UserFactory(username=f"{name}-{language}", language=language)
+    return UserFactory.create(username=f"{name}-{language}", language=language)
 
 
 def test_the_catalogues_are_compiled():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from pytest_django import Settings
 
 from accounts.models import User
 from games import services
@@ -12,18 +13,18 @@ from tests.factories import UserFactory
 
 
 @pytest.fixture(autouse=True)
-def _site(site_test: None, settings: object) -> None:
+def _site(site_test: None, settings: Settings) -> None:
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 
 
 @pytest.fixture
 def alice(db: None) -> User:
-    return UserFactory(username="alice")
+    return UserFactory.create(username="alice")
 
 
 @pytest.fixture
 def bob(db: None) -> User:
-    return UserFactory(username="bob")
+    return UserFactory.create(username="bob")
 
 
 def finished_game(*users: User, kind: str = "counter", rated: bool = False) -> Game:

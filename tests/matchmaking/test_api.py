@@ -23,8 +23,8 @@ def call(api, method: str, path: str, body=None):
 
 
 def test_two_bot_accounts_find_a_rated_game_through_the_api(db):
-    one, two = UserFactory(bot_account=True), UserFactory(bot_account=True)
-    person = UserFactory()
+    one, two = UserFactory.create(bot_account=True), UserFactory.create(bot_account=True)
+    person = UserFactory.create()
     a, b, p = api_client(one), api_client(two), api_client(person)
     first = a.post("/seeks/quick", {"kind": "dominion"}).json()
     assert first["status"] == "open"
@@ -37,7 +37,7 @@ def test_two_bot_accounts_find_a_rated_game_through_the_api(db):
 
 
 def test_posting_listing_and_withdrawing_a_seek(db):
-    alice, bob = UserFactory(), UserFactory()
+    alice, bob = UserFactory.create(), UserFactory.create()
     a, b = api_client(alice), api_client(bob)
     body = {"kind": "domaine", "players_min": 3, "players_max": 4, "rating_low": 1000, "rating_high": 2000}
     response = a.post("/seeks", body)
@@ -51,7 +51,7 @@ def test_posting_listing_and_withdrawing_a_seek(db):
 
 
 def test_refusals_are_problems_and_change_nothing(db):
-    alice = UserFactory()
+    alice = UserFactory.create()
     a = api_client(alice)
     bad = a.post("/seeks", {"kind": "dominion", "players_min": 4, "players_max": 2})
     assert bad.status_code == 422 and bad.json()["code"] == "invalid_options"
@@ -66,7 +66,7 @@ def test_refusals_are_problems_and_change_nothing(db):
 
 
 def test_rematch_through_the_api(db):
-    alice, bob = UserFactory(), UserFactory()
+    alice, bob = UserFactory.create(), UserFactory.create()
     game = finished_game(alice, bob)
     a, b = api_client(alice), api_client(bob)
     assert a.get(f"/games/{game.pk}/rematch").status_code == 404
@@ -74,12 +74,12 @@ def test_rematch_through_the_api(db):
     assert offer["status"] == "open" and offer["accepted"] == [alice.username]
     started = b.post(f"/games/{game.pk}/rematch").json()
     assert started["status"] == "started" and started["new_game_id"] == RematchOffer.objects.get().new_game_id
-    outsider = api_client(UserFactory())
+    outsider = api_client(UserFactory.create())
     assert outsider.post(f"/games/{game.pk}/rematch").json()["code"] == "rematch_refused"
 
 
 def test_follow_through_the_api_and_blocks_win(db):
-    alice, bob, carol = UserFactory(), UserFactory(), UserFactory()
+    alice, bob, carol = UserFactory.create(), UserFactory.create(), UserFactory.create()
     a = api_client(alice)
     assert call(a, "PUT", f"/players/{bob.username}/follow").status_code == 204
     assert call(a, "PUT", f"/players/{bob.username}/follow").status_code == 204  # idempotent

@@ -19,7 +19,7 @@ from tests.factories import UserFactory
 def test_concurrent_matchers_seat_each_seek_once():
     if connection.vendor != "postgresql":
         skip_missing_service("PostgreSQL (set DATABASE_URL) for the matcher's concurrency test")
-    users = [UserFactory() for _ in range(12)]
+    users = [UserFactory.create() for _ in range(12)]
     for u in users:
         for size in (2, 3):  # two seeks each: the matcher may seat a player once per run
             services.seek_create(user=u, kind="domaine", players_min=size, players_max=size, match_now=False)
@@ -63,7 +63,7 @@ def test_concurrent_matchers_seat_each_seek_once():
 def test_concurrent_matchers_never_seat_a_player_at_two_tables():
     if connection.vendor != "postgresql":
         skip_missing_service("PostgreSQL (set DATABASE_URL) for the matcher's concurrency test")
-    users = [UserFactory() for _ in range(12)]
+    users = [UserFactory.create() for _ in range(12)]
     for u in users:
         services.seek_create(user=u, kind="dominion", match_now=False)
     n = 4

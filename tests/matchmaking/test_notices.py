@@ -21,7 +21,7 @@ WORDS = {
 
 @pytest.mark.parametrize("language", list(WORDS))
 def test_seek_expired_and_rematch_notices_speak_the_readers_language(db, language):
-    ann, bo = UserFactory(username="ann", language=language), UserFactory(username="bo")
+    ann, bo = UserFactory.create(username="ann", language=language), UserFactory.create(username="bo")
     seek = services.seek_create(user=ann, kind="dominion", match_now=False)
     game = finished_game(ann, bo)
     offer = rematch.rematch_accept(game_id=game.pk, user=bo)
@@ -43,7 +43,7 @@ def test_seek_expired_and_rematch_notices_speak_the_readers_language(db, languag
 
 
 def test_a_push_row_is_owed_beside_the_email_for_subscribed_players(db):
-    ann, bo = UserFactory(), UserFactory()
+    ann, bo = UserFactory.create(), UserFactory.create()
     PushSubscription.objects.create(user=bo, endpoint="https://fcm.googleapis.com/fcm/send/x", p256dh="k", auth="a")
     game = finished_game(ann, bo)
     rematch.rematch_accept(game_id=game.pk, user=ann)
@@ -53,7 +53,7 @@ def test_a_push_row_is_owed_beside_the_email_for_subscribed_players(db):
 
 
 def test_the_unsubscribe_link_turns_each_notice_off(db):
-    ann = UserFactory()
+    ann = UserFactory.create()
     for kind in (Notification.Kind.SEEK_EXPIRED, Notification.Kind.REMATCH):
         unsubscribe(token=unsubscribe_token(ann, kind))
         ann.refresh_from_db()

@@ -70,7 +70,7 @@ def test_nobody_withdraws_another_players_seek(client, alice, bob):
 
 
 def test_follow_from_the_profile_and_see_their_games_in_the_lobby(client, alice, bob):
-    carol = UserFactory(username="carol")
+    carol = UserFactory.create(username="carol")
     running = make_game(bob, carol)
     secret = make_game(bob, carol, private=True)
     client.force_login(alice)
@@ -93,7 +93,7 @@ def test_challenge_prefills_the_invitation(client, alice, bob):
 
 
 def test_blocking_wins_over_following(client, alice, bob):
-    carol = UserFactory(username="carol")
+    carol = UserFactory.create(username="carol")
     make_game(bob, carol)
     follows.follow(user=alice, username="bob")
     Block.objects.create(blocker=bob, blocked=alice)
@@ -124,7 +124,7 @@ def test_rematch_buttons_on_a_finished_game(client, alice, bob):
 
 def test_no_rematch_for_outsiders(client, alice, bob):
     game = finished_game(alice, bob)
-    client.force_login(UserFactory())
+    client.force_login(UserFactory.create())
     page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert reverse("matchmaking:rematch", args=[game.pk]) not in page
     assert client.post(reverse("matchmaking:rematch", args=[game.pk])).status_code == HTTPStatus.FORBIDDEN
@@ -149,3 +149,10 @@ def test_without_a_broker_the_lobby_expires_seeks(client, alice, bob, settings):
         client.get(reverse("games:lobby"))
     old.refresh_from_db()
     assert old.status == Seek.Status.EXPIRED
+
+
+def test_the_settings_page_shows_the_bans_and_links_to_them(client, alice):
+    KingdomBans.objects.create(user=alice, cards=["Witch"])
+    client.force_login(alice)
+    page = client.get(reverse("accounts:settings")).content.decode()
+    assert reverse("matchmaking:bans") in page and "Witch" in page

@@ -22,7 +22,7 @@ from tests.matchmaking.conftest import finished_game
 
 
 def test_everyone_accepting_starts_the_same_game_with_the_seats_rotated(alice, bob):
-    carol = UserFactory(username="carol")
+    carol = UserFactory.create(username="carol")
     game = make_game(alice, bob, carol)
     before = [s.user_id for s in game.seats.order_by("position")]
     games.game_resign(game_id=game.pk, user=alice)
@@ -91,7 +91,7 @@ def test_only_players_of_a_finished_game(alice, bob):
         rematch.rematch_accept(game_id=running.pk, user=alice)
     game = finished_game(alice, bob)
     with pytest.raises(MatchError):
-        rematch.rematch_accept(game_id=game.pk, user=UserFactory())
+        rematch.rematch_accept(game_id=game.pk, user=UserFactory.create())
 
 
 def test_a_random_kingdom_is_drawn_anew_without_bans(alice, bob):

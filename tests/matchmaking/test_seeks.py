@@ -50,7 +50,7 @@ def test_at_most_three_open_seeks(alice):
 
 
 def test_rated_seeks_need_a_verified_email(db):
-    unverified = UserFactory(verified=False)
+    unverified = UserFactory.create(verified=False)
     with pytest.raises(MatchError):
         services.seek_create(user=unverified, kind="dominion", rated=True)
     assert not Seek.objects.exists()
@@ -181,7 +181,7 @@ def test_a_cancelled_seek_is_not_matched(alice, bob):
 
 
 def test_three_and_four_player_tables(db):
-    users = [UserFactory() for _ in range(4)]
+    users = [UserFactory.create() for _ in range(4)]
     seeks = [services.seek_create(user=u, kind="dominion", players_min=4, players_max=4) for u in users]
     for s in seeks:
         s.refresh_from_db()
@@ -194,5 +194,14 @@ def test_suspended_players_are_not_matched(alice, bob, monkeypatch):
 
     services.seek_create(user=alice, kind="dominion")
     monkeypatch.setattr(policy, "_restrictions", [lambda user, action: user.pk == alice.pk])
+    seek = services.seek_create(user=bob, kind="dominion")
+    assert seek.is_open and not Game.objects.exists()
+
+
+def test_a_deleted_players_seek_is_neither_listed_nor_matched(alice, bob):
+    services.seek_create(user=alice, kind="dominion")
+    alice.deleted = timezone.now()
+    alice.save(update_fields=["deleted"])
+    assert services.open_seeks(bob) == []
     seek = services.seek_create(user=bob, kind="dominion")
     assert seek.is_open and not Game.objects.exists()

@@ -18,7 +18,7 @@ def _site_test(site_test: None) -> None:
 @pytest.fixture
 def moderator(db: None) -> User:
     """Staff in the Moderators group (made by the data migration), not a superuser."""
-    user = UserFactory(username="mod", is_staff=True)
+    user = UserFactory.create(username="mod", is_staff=True)
     user.groups.add(Group.objects.get(name="Moderators"))
     return User.objects.get(pk=user.pk)  # fresh: no cached permissions
 
@@ -26,7 +26,7 @@ def moderator(db: None) -> User:
 @pytest.fixture
 def staff(db: None) -> User:
     """Staff outside the Moderators group."""
-    return UserFactory(username="staffer", is_staff=True)
+    return UserFactory.create(username="staffer", is_staff=True)
 
 
 @pytest.fixture

@@ -60,7 +60,7 @@ def test_nobody_can_edit_or_delete_the_audit_trail_from_the_admin(client, modera
 
     services.user_warn(moderator=moderator, user=player, reason="Be nice.")
     row = ModerationAction.objects.get()
-    root = UserFactory(username="root", is_staff=True, is_superuser=True)
+    root = UserFactory.create(username="root", is_staff=True, is_superuser=True)
     client.force_login(root)
     change = reverse("admin:moderation_moderationaction_change", args=[row.pk])
     page = client.get(change)

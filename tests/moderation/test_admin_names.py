@@ -34,7 +34,7 @@ def test_forfeiting_seat_2_forfeits_the_second_seat(mod_client, game):
 
 
 def test_games_cannot_be_deleted_in_the_admin_only_aborted(client, player, opponent):
-    admin = UserFactory(is_staff=True, is_superuser=True)
+    admin = UserFactory.create(is_staff=True, is_superuser=True)
     client.force_login(admin)
     game = make_game(player, opponent)
     changelist = client.get(reverse("admin:games_game_changelist")).content.decode()
@@ -45,7 +45,7 @@ def test_games_cannot_be_deleted_in_the_admin_only_aborted(client, player, oppon
 
 
 def test_the_admin_sections_and_names_read_right(client):
-    admin = UserFactory(is_staff=True, is_superuser=True)
+    admin = UserFactory.create(is_staff=True, is_superuser=True)
     client.force_login(admin)
     index = client.get(reverse("admin:index")).content.decode()
     assert "Notification settingss" not in index and "Notification settings" in index

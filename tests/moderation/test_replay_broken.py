@@ -111,7 +111,7 @@ def test_a_frozen_game_never_times_out_and_a_moderator_is_alerted_and_can_adjudi
     game.refresh_from_db()
     assert game.status == Game.Status.FROZEN and not game.seats.filter(forfeited=True).exists()
 
-    staff = UserFactory(is_staff=True)
+    staff = UserFactory.create(is_staff=True)
     client.force_login(staff)
     stats = client.get("/ops/stats/").content.decode()
     assert f"#{game.pk}</a>" in stats

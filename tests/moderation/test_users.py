@@ -134,7 +134,7 @@ def test_a_warning_is_shown_once_on_the_next_visit_and_emailed(
 def test_no_email_to_an_unverified_address(moderator, django_capture_on_commit_callbacks):
     from tests.factories import UserFactory
 
-    user = UserFactory(verified=False)
+    user = UserFactory.create(verified=False)
     with django_capture_on_commit_callbacks(execute=True):
         services.user_warn(moderator=moderator, user=user, reason="Careful.")
     assert mail.outbox == []

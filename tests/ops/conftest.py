@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from pytest_django import Settings
 
 from accounts.models import User
 from tests.factories import UserFactory
@@ -16,10 +17,10 @@ def _site_test(site_test: None) -> None:
 @pytest.fixture
 def staff(db: None) -> User:
     """An operator: staff, not superuser."""
-    return UserFactory(username="operator", is_staff=True)
+    return UserFactory.create(username="operator", is_staff=True)
 
 
 @pytest.fixture
-def workers(settings: object) -> None:
+def workers(settings: Settings) -> None:
     """Run as production does: tasks go to a broker, so the broker and the heartbeat are checked."""
     settings.CELERY_TASK_ALWAYS_EAGER = False

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.core.handlers.wsgi import WSGIHandler
 from django.test import Client, RequestFactory
 from django.urls import reverse
+from pytest_django import Settings
 
 from correspondence.models import Notification
 from games.models import Game
@@ -25,7 +28,7 @@ CSRF = "testcsrfsecrettestcsrfsecrettest"  # any 32 letters: the cookie and the 
 
 
 @pytest.fixture
-def queued(monkeypatch: pytest.MonkeyPatch, settings: object) -> list[tuple[str, tuple]]:
+def queued(monkeypatch: pytest.MonkeyPatch, settings: Settings) -> list[tuple[str, tuple]]:
     """Tasks handed to the broker, in order (with a broker, as in production; none runs here)."""
     settings.CELERY_TASK_ALWAYS_EAGER = False
     sent: list[tuple[str, tuple]] = []
@@ -55,7 +58,12 @@ def served_move(game: Game, n: int):
         .environ
     )
     statuses: list[str] = []
-    response = WSGIHandler()(environ, lambda status, headers, exc_info=None: statuses.append(status))
+
+    def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Callable[[bytes], object]:
+        statuses.append(status)
+        return lambda data: None  # the write() callable; Django never calls it
+
+    response = WSGIHandler()(environ, start_response)
     return statuses[0], b"".join(response), response
 
 

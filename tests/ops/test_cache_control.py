@@ -77,7 +77,7 @@ def test_the_poll_is_never_stored_even_for_spectators(client, player, opponent):
 
 
 def test_the_unsubscribe_page_is_private_without_a_sign_in(client):
-    user = UserFactory()
+    user = UserFactory.create()
     token = outbox.unsubscribe_token(user, "chat")
     response = client.get(reverse("correspondence:unsubscribe", kwargs={"token": token}))
     assert response.status_code == HTTPStatus.OK
@@ -87,7 +87,7 @@ def test_the_unsubscribe_page_is_private_without_a_sign_in(client):
 def test_the_email_confirmation_page_is_private_without_a_sign_in(client):
     """Like the unsubscribe page: its link comes from an email, is opened signed out, and the page
     names the account's email address and username and holds the key (allauth's ConfirmEmailView)."""
-    user = UserFactory(username="newcomer", email="newcomer@example.com")
+    user = UserFactory.create(username="newcomer", email="newcomer@example.com")
     address = EmailAddress.objects.get_or_create(user=user, email=user.email)[0]
     EmailAddress.objects.filter(pk=address.pk).update(verified=False)
     key = EmailConfirmationHMAC(EmailAddress.objects.get(pk=address.pk)).key
@@ -105,7 +105,7 @@ def test_static_files_are_answered_before_the_private_cache_middleware():
 
 def test_an_unsubscribe_link_signed_with_the_old_key_still_works_after_a_rotation(client, settings):
     """The links never expire (README): rotating SECRET_KEY keeps them while the old key is a fallback."""
-    user = UserFactory()
+    user = UserFactory.create()
     old_key = settings.SECRET_KEY
     assert outbox.settings_for(user).game_over is True
     token = outbox.unsubscribe_token(user, "game_over")

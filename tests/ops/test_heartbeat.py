@@ -29,7 +29,17 @@ def test_it_stamps_the_time():
         assert heartbeat_age() == timedelta(seconds=60)
 
 
-def test_beat_runs_it_more_often_than_health_allows_it_to_age():
+def test_beat_runs_it_more_often_than_health_allows_it_to_age_and_a_dead_worker_shows_within_a_minute():
     entry = settings.CELERY_BEAT_SCHEDULE["heartbeat"]
     assert entry["task"] == "ops.tasks.heartbeat" in app.tasks
     assert entry["schedule"] * 3 <= settings.HERALD_HEARTBEAT_MAX_AGE
+    # The last stamp is at most this old when a worker dies; /health/ says "stale" past it.
+    assert settings.HERALD_HEARTBEAT_MAX_AGE + entry["schedule"] <= 60
+
+
+def test_it_waits_on_a_queue_of_its_own_that_every_worker_takes_from():
+    """A backlog of emails does not hold the heartbeat up (it would read as a dead worker)."""
+    assert app.amqp.router.route({}, "ops.tasks.heartbeat")["queue"].name == "heartbeat"
+    assert app.amqp.router.route({}, "correspondence.tasks.send_notification")["queue"].name == "celery"
+    # A worker started without -Q consumes every queue of CELERY_TASK_QUEUES.
+    assert set(app.amqp.queues) == {"celery", "heartbeat"}

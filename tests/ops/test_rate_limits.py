@@ -5,6 +5,7 @@ from __future__ import annotations
 from http import HTTPStatus
 
 import pytest
+from pytest_django import Settings
 
 from tests.conftest import make_game, user_to_move
 
@@ -12,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def limits(settings: object) -> object:
+def limits(settings: Settings) -> object:
     """Rate limits on (they are off by default under tests), tight enough to reach quickly."""
     settings.RATELIMIT_ENABLE = True
     settings.HERALD_RATE_LIMITS = {

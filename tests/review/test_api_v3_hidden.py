@@ -27,7 +27,7 @@ def _strip(data, game_id):
 
 
 def test_nobody_can_tell_a_moat_through_the_api(dealt):  # noqa: F811
-    alice, bob, carol, dave = (UserFactory(username=n) for n in ("alice", "bob", "carol", "dave"))
+    alice, bob, carol, dave = (UserFactory.create(username=n) for n in ("alice", "bob", "carol", "dave"))
     bob.standing_answers = ASK_ALL
     bob.save()
     clients = {u.username: api_client(u) for u in (alice, carol, dave)}

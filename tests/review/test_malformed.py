@@ -36,7 +36,7 @@ def vapid(settings):
 )
 def test_a_subscription_with_a_lone_surrogate_or_nul_is_a_400(vapid, body):
     client = Client(raise_request_exception=False)
-    client.force_login(UserFactory())
+    client.force_login(UserFactory.create())
     response = client.post(reverse("correspondence:push_subscribe"), body, content_type="application/json")
     assert response.status_code == HTTPStatus.BAD_REQUEST
     assert PushSubscription.objects.count() == 0
@@ -45,7 +45,7 @@ def test_a_subscription_with_a_lone_surrogate_or_nul_is_a_400(vapid, body):
 @pytest.mark.parametrize("endpoint", ["\\ud800", "https://fcm.googleapis.com/\\u0000"])
 def test_an_unsubscribe_with_a_lone_surrogate_or_nul_is_a_400(endpoint):
     client = Client(raise_request_exception=False)
-    client.force_login(UserFactory())
+    client.force_login(UserFactory.create())
     body = '{"endpoint": "' + endpoint + '"}'
     response = client.post(reverse("correspondence:push_unsubscribe"), body, content_type="application/json")
     assert response.status_code == HTTPStatus.BAD_REQUEST

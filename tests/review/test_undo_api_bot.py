@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_bot_account_hears_of_and_can_answer_an_undo_request():
-    person, robo = UserFactory(username="ann"), user_make_bot(user=UserFactory(username="robo"))
+    person, robo = UserFactory.create(username="ann"), user_make_bot(user=UserFactory.create(username="robo"))
     game = advance(make_game(person, robo, kind="dominion", options={"kingdom": "First Game"}), drawer_in_hand)
     p = services.state_at(game).current
     drawer = next(c for c in services.state_at(game).hands[p] if c in DRAWERS)

@@ -51,18 +51,19 @@ def play_game(
     for user in users[1:]:
         services.game_join(game_id=game.pk, user=user)
     rng = random.Random(seed)
-    seated = {s.position: s.user for s in Game.objects.get(pk=game.pk).seats.all()}
+    seated_users = {s.position: s.user for s in Game.objects.get(pk=game.pk).seats.all()}
     for _ in range(5000):
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             break
         state = services.state_at(game)
         seat = game.to_act[0]
-        if seated[seat] is None:  # a bot's seat: the site's own bot loop (its task never runs in a test transaction)
+        mover = seated_users[seat]
+        if mover is None:  # a bot's seat: the site's own bot loop (its task never runs in a test transaction)
             autoplay.game_bot_moves(game_id=game.pk)
             continue
         move = engine.bots[policy](engine.player_view(state, seat), rng)
-        services.game_submit_move(game_id=game.pk, user=seated[seat], move=move, expected_seq=game.last_seq)
+        services.game_submit_move(game_id=game.pk, user=mover, move=move, expected_seq=game.last_seq)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     return game

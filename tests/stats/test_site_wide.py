@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from collections import Counter, defaultdict
 from http import HTTPStatus
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -73,7 +74,7 @@ def assert_card_table_matches(scratch: dict) -> None:
         assert set(rows) == set(KINGDOM_CARDS)
         assert selectors.rated_games("dominion", players) == sum(scratch["totals"][n] for n in counts)
         for card, row in rows.items():
-            want = sum((scratch["cells"].get((card, n), Counter()) for n in counts), Counter())
+            want: Counter[str] = sum((scratch["cells"].get((card, n), Counter()) for n in counts), Counter())
             got = Counter(
                 games=row.games,
                 present=row.present,
@@ -104,7 +105,7 @@ def assert_domaine_matches(scratch: dict[str, Counter], games: int) -> None:
     tables = selectors.domaine_tables()
     assert tables.games == games
     for measure in ("seat", "castles", "played"):
-        got = Counter()
+        got: Counter[Any] = Counter()
         for r in tables.by[measure]:
             got[(r.value, "seats")] += r.seats
             got[(r.value, "wins")] += r.wins

@@ -15,20 +15,21 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
+from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
 from accounts.models import User
 from correspondence.services import outbox_enqueue
 from games import services
 from games.engine import registry
 from games.models import Game
-from tests.conftest import skip_missing_service
+from tests.conftest import seated, skip_missing_service
 from tests.factories import UserFactory
 
 WORKER_REDIS_DB = 9
 
 
 @pytest.fixture(autouse=True)
-def _site(site_test: None, monkeypatch: pytest.MonkeyPatch, settings: object) -> None:
+def _site(site_test: None, monkeypatch: pytest.MonkeyPatch, settings: Settings) -> None:
     """Fake engines, a clean cache, locmem mail and a known site URL for every test here."""
     monkeypatch.setitem(registry.ENGINE_MODULES, "ackcounter", "tests.tasks.fakes")
     settings.SITE_URL = "https://herald.example"
@@ -37,7 +38,7 @@ def _site(site_test: None, monkeypatch: pytest.MonkeyPatch, settings: object) ->
 
 
 @pytest.fixture
-def commit(django_capture_on_commit_callbacks: object) -> object:
+def commit(django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks) -> object:
     """Run on-commit callbacks (the after-move fan-out) as a real commit would."""
 
     def run() -> object:
@@ -83,20 +84,22 @@ def new_game(
 def to_move(game: Game) -> User:
     """The user who owes the game's first open decision."""
     game.refresh_from_db()
-    return game.seats.get(position=game.to_act[0]).user
+    return seated(game.seats.get(position=game.to_act[0]))
 
 
 def play(game: Game, n: int = 1) -> None:
     """Have whoever owes the decision add ``n``."""
     game.refresh_from_db()
     seat = game.seats.get(position=game.to_act[0])
-    services.game_submit_move(game_id=game.pk, user=seat.user, move={"act": "add", "n": n}, expected_seq=game.last_seq)
+    services.game_submit_move(
+        game_id=game.pk, user=seated(seat), move={"act": "add", "n": n}, expected_seq=game.last_seq
+    )
 
 
 @pytest.fixture
 def users(db: None) -> list[User]:
     """Four players."""
-    return [UserFactory(username=f"p{i}") for i in range(4)]
+    return [UserFactory.create(username=f"p{i}") for i in range(4)]
 
 
 def redis_url() -> str | None:
@@ -116,15 +119,17 @@ def use_broker(url: str) -> None:
     """Point the site's Celery app at ``url``, dropping every pooled connection and producer."""
     from website.celery import app
 
-    app.conf.broker_url = url
+    # celery 5.6 fills broker_read_url and broker_write_url in from broker_url once, when the
+    # configuration is read; set them too, or publishing would go on to the first broker.
+    app.conf["broker_url"] = app.conf["broker_read_url"] = app.conf["broker_write_url"] = url
     # Drop (not close) the pools: kombu keeps producer pools per connection
-    # globally, and a closed one would be handed out again.
-    app._pool = None
-    app.amqp._producer_pool = None
+    # globally, and a closed one would be handed out again. Both are private, so celery-types leave them out.
+    app._pool = None  # type: ignore[attr-defined]
+    app.amqp._producer_pool = None  # type: ignore[attr-defined]
 
 
 @pytest.fixture
-def celery_worker_on_redis(transactional_db: None) -> Iterator[object]:
+def celery_worker_on_redis(transactional_db: None, settings: Settings) -> Iterator[object]:
     """A real Celery worker thread consuming from this machine's Redis (database 9), on PostgreSQL.
 
     The site's Celery app is pointed at that broker and made non-eager for
@@ -146,6 +151,8 @@ def celery_worker_on_redis(transactional_db: None) -> Iterator[object]:
 
     redis.Redis.from_url(url).flushdb()
     saved = {k: app.conf[k] for k in ("broker_url", "task_always_eager", "result_backend")}
+    # celery 5.6 reads a setting's CELERY_-prefixed Django name before the value set on app.conf.
+    settings.CELERY_TASK_ALWAYS_EAGER = False
     app.conf.update(task_always_eager=False, result_backend=None)
     use_broker(url)
     try:

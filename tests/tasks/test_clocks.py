@@ -261,7 +261,7 @@ def test_the_page_that_ends_a_vacation_no_longer_shows_it(client, away):
 
     from tests.factories import UserFactory
 
-    user = UserFactory()
+    user = UserFactory.create()
     client.force_login(user)
     page = client.post(reverse("correspondence:vacation_start"), {"days": 2}, follow=True)
     assert "You are on vacation" in page.content.decode()

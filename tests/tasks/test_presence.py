@@ -5,6 +5,7 @@ they leave without moving."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 import time_machine
@@ -32,7 +33,7 @@ def _signed_in(user) -> Client:
 
 def _poll(client: Client, game: Game, cursor: str | None = None):
     game.refresh_from_db()
-    params = {"seq": game.last_seq}
+    params: dict[str, Any] = {"seq": game.last_seq}
     if cursor is not None:
         params["v"] = cursor
     return client.get(reverse("games:poll", args=[game.pk]), params, headers={"HX-Request": "true"})

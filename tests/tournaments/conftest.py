@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group, Permission
@@ -22,7 +23,7 @@ def _site_test(site_test: None) -> None:
 @pytest.fixture
 def moderator(db: None) -> User:
     """A staff member of the Moderators group."""
-    user = UserFactory(username="mod", is_staff=True)
+    user = UserFactory.create(username="mod", is_staff=True)
     # get_or_create: transactional tests flush the rows the migration made.
     group, _new = Group.objects.get_or_create(name="Moderators")
     group.permissions.add(Permission.objects.get(codename="moderate_games", content_type__app_label="moderation"))
@@ -30,10 +31,10 @@ def moderator(db: None) -> User:
     return User.objects.get(pk=user.pk)
 
 
-def make_tournament(moderator: User, **kw: object) -> Tournament:
+def make_tournament(moderator: User, **kw: Any) -> Tournament:
     """A tournament through the moderators' service, starting in an hour unless told otherwise."""
     now = timezone.now()
-    args = {
+    args: dict[str, Any] = {
         "name": "Spring Cup",
         "kind": "counter",
         "options": {"target": 10},

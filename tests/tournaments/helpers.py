@@ -7,6 +7,7 @@ from games.autoplay import game_bot_moves
 from games.bots import bot_move
 from games.models import Game
 from games.replay import engine_for, state_at
+from tests.conftest import seated
 from tournaments.models import Table, Tournament
 
 
@@ -16,7 +17,7 @@ def play_out(game_id: int, bot: str) -> Game:
     With the counter game's ``first`` bot (always add 1, target 10) the second seat wins.
     """
     game = Game.objects.get(pk=game_id)
-    users = {s.position: s.user for s in game.seats.select_related("user")}
+    users = {s.position: seated(s) for s in game.seats.select_related("user")}
     while game.is_active:
         engine = engine_for(game)
         state = state_at(game)
@@ -36,4 +37,5 @@ def play_out(game_id: int, bot: str) -> Game:
 def play_round(tournament: Tournament, number: int, bot: str = "first") -> None:
     """Play every game of round ``number`` to its end."""
     for table in Table.objects.filter(round__tournament=tournament, round__number=number, game__isnull=False):
+        assert table.game_id is not None  # filtered above
         play_out(table.game_id, bot)

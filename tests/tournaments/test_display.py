@@ -24,7 +24,7 @@ def _text(html: str) -> str:
 
 def _signed_up(moderator, n: int, **kw):
     t = make_tournament(moderator, **kw)
-    users = [UserFactory() for _ in range(n)]
+    users = [UserFactory.create() for _ in range(n)]
     for u in users:
         services.tournament_signup(tournament_id=t.pk, user=u)
     return t, users
@@ -36,7 +36,7 @@ def test_a_round_robin_before_its_start_shows_the_rounds_its_sign_ups_make(clien
     text = _text(client.get(t.get_absolute_url()).content.decode())
     assert "Rounds 5" not in text
     assert "Rounds 3 (one per opponent)" in text
-    services.tournament_signup(tournament_id=t.pk, user=UserFactory())
+    services.tournament_signup(tournament_id=t.pk, user=UserFactory.create())
     text = _text(client.get(t.get_absolute_url()).content.decode())
     assert "Rounds 5 (one per opponent)" in text  # 5 players: everyone sits one round out
 
@@ -65,12 +65,16 @@ def test_a_round_robin_at_its_start_is_in_round_one_not_its_last(client, moderat
 def test_after_sign_up_closes_the_header_does_not_say_open(client, moderator):
     now = timezone.now()
     t = make_tournament(moderator, signup_closes=now - timedelta(minutes=1), starts=now + timedelta(minutes=1))
-    client.force_login(UserFactory())
+    client.force_login(UserFactory.create())
     text = _text(client.get(t.get_absolute_url()).content.decode())
     assert "Sign-up for this tournament is closed." in text
     assert "Open for sign-up" not in text and "Sign-up closed" in text
-    listing = _text(client.get(reverse("tournaments:list")).content.decode())
-    assert "sign-up closed" in listing
+    # On the list it is no longer "Open for sign-up" (the walk-through) but waits under its own heading.
+    listing = client.get(reverse("tournaments:list")).content.decode()
+    open_part = listing.split('id="h-signup"', 1)[1].split("</section>", 1)[0]
+    closed_part = listing.split('id="h-closed"', 1)[1].split("</section>", 1)[0]
+    assert t.name not in open_part and "No tournament is open for sign-up." in open_part
+    assert t.name in closed_part and "Sign-up closed, starting soon" in closed_part
 
 
 @pytest.mark.django_db
@@ -115,7 +119,7 @@ def test_game_links_name_the_game(client, moderator):
 )
 def test_the_result_email_gives_the_place_out_of_the_field(moderator, language, words):
     t = make_tournament(moderator, name="Ember Cup")
-    user = UserFactory()
+    user = UserFactory.create()
     data = {"tournament": t.pk, "event": "result", "rank": 1, "points": 2.5, "players": 8}
     with translation.override(language):
         lines = notify.render(Notification(user=user, kind=notify.KIND, data=data))["lines"]

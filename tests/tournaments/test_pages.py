@@ -30,7 +30,7 @@ def test_the_list_shows_tournaments_by_state(client, moderator):
 @pytest.mark.django_db
 def test_sign_up_and_cancel_from_the_page(client, moderator):
     t = make_tournament(moderator)
-    user = UserFactory()
+    user = UserFactory.create()
     client.force_login(user)
     page = client.get(t.get_absolute_url()).content.decode()
     assert "Sign up" in page
@@ -45,7 +45,7 @@ def test_sign_up_and_cancel_from_the_page(client, moderator):
 @pytest.mark.django_db
 def test_a_refused_sign_up_says_why_and_changes_nothing(client, moderator):
     t = make_tournament(moderator, signup_closes=timezone.now() - timedelta(minutes=1))
-    client.force_login(UserFactory())
+    client.force_login(UserFactory.create())
     response = client.post(reverse("tournaments:signup", args=[t.pk]), follow=True)
     assert "Sign-up for this tournament is closed." in response.content.decode()
     assert not Entry.objects.exists()
@@ -55,7 +55,7 @@ def test_a_refused_sign_up_says_why_and_changes_nothing(client, moderator):
 @pytest.mark.django_db(transaction=True)
 def test_the_running_tournament_page_shows_standings_rounds_and_games(client, moderator):
     t = make_tournament(moderator, rounds=2)
-    users = [UserFactory() for _ in range(3)]
+    users = [UserFactory.create() for _ in range(3)]
     for u in users:
         services.tournament_signup(tournament_id=t.pk, user=u)
     services.tick(now=later())
@@ -85,7 +85,7 @@ def test_the_running_tournament_page_shows_standings_rounds_and_games(client, mo
 )
 def test_the_pages_in_chinese(client, moderator, language, words):
     t = make_tournament(moderator, kind="dominion", options={})
-    client.force_login(UserFactory(language=language))
+    client.force_login(UserFactory.create(language=language))
     page = client.get(t.get_absolute_url()).content.decode()
     listing = client.get(reverse("tournaments:list")).content.decode()
     for word in words:
@@ -96,7 +96,7 @@ def test_the_pages_in_chinese(client, moderator, language, words):
 
 @pytest.mark.django_db
 def test_only_moderators_create_and_their_actions_are_audited(client, moderator):
-    client.force_login(UserFactory())
+    client.force_login(UserFactory.create())
     assert client.get(reverse("tournaments:new")).status_code == 403
     client.force_login(moderator)
     assert client.get(reverse("tournaments:new")).status_code == 200
@@ -149,7 +149,7 @@ def test_malformed_requests_are_4xx_and_change_nothing(client, moderator):
 @pytest.mark.django_db(transaction=True)
 def test_the_move_that_ends_a_round_through_the_site_starts_the_next(client, moderator):
     t = make_tournament(moderator, rounds=2)
-    users = [UserFactory() for _ in range(2)]
+    users = [UserFactory.create() for _ in range(2)]
     for u in users:
         services.tournament_signup(tournament_id=t.pk, user=u)
     services.tick(now=later())
@@ -174,7 +174,7 @@ def test_without_beat_a_page_request_starts_a_tournament_whose_time_came(client,
     soon = timezone.now() + timedelta(minutes=1)
     t = make_tournament(moderator, starts=soon, signup_closes=soon)
     for _ in range(2):
-        services.tournament_signup(tournament_id=t.pk, user=UserFactory())
+        services.tournament_signup(tournament_id=t.pk, user=UserFactory.create())
     Tournament.objects.filter(pk=t.pk).update(starts=timezone.now() - timedelta(seconds=1))
     page = client.get(reverse("tournaments:list")).content.decode()
     t.refresh_from_db()
@@ -183,7 +183,7 @@ def test_without_beat_a_page_request_starts_a_tournament_whose_time_came(client,
 
 def test_a_tournament_games_page_links_back_to_its_tournament_and_round(client, moderator):
     t = make_tournament(moderator, name="Winter Swiss", system="swiss", rounds=1)
-    players = [UserFactory() for _ in range(2)]
+    players = [UserFactory.create() for _ in range(2)]
     for u in players:
         services.tournament_signup(tournament_id=t.pk, user=u)
     services.tick(now=later())
@@ -206,7 +206,7 @@ def test_a_tournament_games_page_links_back_to_its_tournament_and_round(client, 
 @pytest.mark.django_db(transaction=True)
 def test_a_cancelled_tournaments_page_says_so_and_marks_its_cancelled_games(client, moderator):
     t = make_tournament(moderator, rounds=2)
-    users = [UserFactory() for _ in range(4)]
+    users = [UserFactory.create() for _ in range(4)]
     for u in users:
         services.tournament_signup(tournament_id=t.pk, user=u)
     services.tick(now=later())

@@ -41,7 +41,7 @@ def _rounds(t) -> list[list[list[int]]]:
 
 def test_a_64_player_7_round_swiss_played_by_bots(moderator):
     t = make_tournament(moderator, name="Grand Swiss", system="swiss", rounds=7, **DOMINION)
-    players = [UserFactory() for _ in range(64)]
+    players = [UserFactory.create() for _ in range(64)]
     for u in players:
         # Some 10,000 "your move" emails, each rendered in HTML and text, would dominate the run (and CI's
         # time); the tournament's own emails stay on, and tests/tournaments/test_emails.py reads them.
@@ -83,7 +83,7 @@ def test_a_3_player_multi_table_tournament_of_12_over_4_rounds_with_its_standing
     t = make_tournament(
         moderator, name="Trio Cup", system="multi_table", players_per_table=3, rounds=4, final_table=True, **DOMINION
     )
-    players = [UserFactory() for _ in range(12)]
+    players = [UserFactory.create() for _ in range(12)]
     for u in players:
         services.tournament_signup(tournament_id=t.pk, user=u)
     services.tick(now=later())

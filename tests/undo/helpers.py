@@ -8,6 +8,7 @@ from collections.abc import Callable
 from games import services
 from games.engine.dominion.engine import ENGINE
 from games.models import Game
+from tests.conftest import seated
 
 DRAWERS = ("Smithy", "Moat", "Village", "Market")
 
@@ -15,7 +16,7 @@ DRAWERS = ("Smithy", "Moat", "Village", "Market")
 def advance(game: Game, until: Callable[[object], bool], *, limit: int = 400, seed: int = 5) -> Game:
     """Play the smart bot's moves for whoever must act until ``until(state)`` holds; return the game fresh."""
     rng = random.Random(seed)
-    users = {s.position: s.user for s in game.seats.all()}
+    users = {s.position: seated(s) for s in game.seats.all()}
     for _ in range(limit):
         game.refresh_from_db()
         state = services.state_at(game)

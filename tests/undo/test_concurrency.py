@@ -19,7 +19,8 @@ def test_concurrent_identical_undos_apply_once():
     if connection.vendor != "postgresql":
         skip_missing_service("PostgreSQL (set DATABASE_URL) for the concurrency test")
     game = advance(
-        make_game(UserFactory(), UserFactory(), kind="dominion", options={"kingdom": "First Game"}), turn_start
+        make_game(UserFactory.create(), UserFactory.create(), kind="dominion", options={"kingdom": "First Game"}),
+        turn_start,
     )
     p = services.state_at(game).current
     user = user_of(game, p)

@@ -32,11 +32,12 @@ def advance_with(engine, bot: str, game: Game, until, limit: int = 400) -> Game:
         if until(state):
             return game
         seat = engine.pending(state)[0].player
-        if users[seat] is None:  # a bot seat: its own loop plays it
+        user = users[seat]
+        if user is None:  # a bot seat: its own loop plays it
             game_bot_moves(game_id=game.pk)
             continue
         move = engine.bots[bot](engine.player_view(state, seat), rng)
-        services.game_submit_move(game_id=game.pk, user=users[seat], move=move, expected_seq=game.last_seq)
+        services.game_submit_move(game_id=game.pk, user=user, move=move, expected_seq=game.last_seq)
     raise AssertionError("the position never came")
 
 

@@ -24,7 +24,11 @@ def _mail(settings):
 
 
 def asked_game():
-    ann, bo, cy = UserFactory(username="ann"), UserFactory(username="bo"), UserFactory(username="cy")
+    ann, bo, cy = (
+        UserFactory.create(username="ann"),
+        UserFactory.create(username="bo"),
+        UserFactory.create(username="cy"),
+    )
     game = advance(make_game(ann, bo, cy, kind="dominion", options={"kingdom": "First Game"}), drawer_in_hand)
     p = services.state_at(game).current
     drawer = next(c for c in services.state_at(game).hands[p] if c in DRAWERS)
@@ -60,7 +64,7 @@ def test_the_email_is_dropped_once_a_move_came_first():
 
 
 def test_the_emails_unsubscribe_link_turns_off_your_move_emails():
-    user = UserFactory(username="dee")
+    user = UserFactory.create(username="dee")
     unsubscribe(token=unsubscribe_token(user, Notification.Kind.UNDO_ASKED))
     prefs = settings_for(user)
     assert not prefs.wants(Notification.Kind.UNDO_ASKED) and not prefs.wants(Notification.Kind.YOUR_MOVE)

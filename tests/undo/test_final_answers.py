@@ -98,7 +98,7 @@ def _undo_refusal(game: Game, user, *, ask: bool = False) -> IllegalMove:
 
 
 def test_a_moat_answer_and_a_militia_discard_made_in_ones_own_turn_are_final_through_the_api(dealt):
-    alice, bob = UserFactory(), UserFactory()
+    alice, bob = UserFactory.create(), UserFactory.create()
     _asked(bob)
     game = _attack_then_end_turn(_game(alice, bob), alice, "Militia")
     state = services.state_at(game)
@@ -131,7 +131,7 @@ def test_a_moat_answer_and_a_militia_discard_made_in_ones_own_turn_are_final_thr
 
 
 def test_the_victims_page_offers_no_undo_of_an_answer_and_a_posted_one_says_why(dealt, client):
-    alice, bob = UserFactory(), UserFactory()
+    alice, bob = UserFactory.create(), UserFactory.create()
     _asked(bob)
     dealt["moat"] = False
     game = _attack_then_end_turn(_game(alice, bob), alice, "Militia")
@@ -152,7 +152,7 @@ def test_the_victims_page_offers_no_undo_of_an_answer_and_a_posted_one_says_why(
 
 @pytest.mark.parametrize(("language", "words"), [("zh-hans", "一经作出即为最终"), ("zh-hant", "一經作出即為最終")])
 def test_the_refusal_is_said_in_the_readers_language(dealt, client, language, words):
-    alice, bob = UserFactory(), UserFactory()
+    alice, bob = UserFactory.create(), UserFactory.create()
     _asked(bob)
     game = _attack_then_end_turn(_game(alice, bob), alice, "Militia")
     game = _move(game, bob, act="no")
@@ -166,7 +166,7 @@ def test_the_refusal_is_said_in_the_readers_language(dealt, client, language, wo
 
 
 def test_a_bureaucrat_answer_is_final(dealt):
-    alice, bob = UserFactory(), UserFactory()
+    alice, bob = UserFactory.create(), UserFactory.create()
     _asked(bob)
     dealt["moat"] = False
     game = _attack_then_end_turn(_game(alice, bob), alice, "Bureaucrat")
@@ -180,7 +180,7 @@ def test_a_bureaucrat_answer_is_final(dealt):
 
 
 def test_a_revealed_moat_is_final(dealt):
-    alice, bob = UserFactory(), UserFactory()
+    alice, bob = UserFactory.create(), UserFactory.create()
     _asked(bob)
     game = _attack_then_end_turn(_game(alice, bob), alice, "Militia")
     game = _move(game, bob, act="yes")
@@ -193,7 +193,7 @@ def test_a_revealed_moat_is_final(dealt):
 
 
 def test_the_attacker_cannot_take_back_an_attack_once_its_answers_are_in_even_by_consent(dealt):
-    alice, bob, cy = UserFactory(), UserFactory(), UserFactory()
+    alice, bob, cy = UserFactory.create(), UserFactory.create(), UserFactory.create()
     dealt["moat"] = False
     game = _move(_game(alice, bob, cy), alice, act="play", card="Village")
     game = _move(game, alice, act="play", card="Militia")  # the standing answers discard for both at once
@@ -206,7 +206,7 @@ def test_the_attacker_cannot_take_back_an_attack_once_its_answers_are_in_even_by
 
 
 def test_before_any_answer_the_attack_is_taken_back_with_consent_as_before(dealt):
-    alice, bob = UserFactory(), UserFactory()
+    alice, bob = UserFactory.create(), UserFactory.create()
     _asked(bob)
     game = _move(_game(alice, bob), alice, act="play", card="Village")
     game = _move(game, alice, act="play", card="Militia")
@@ -223,7 +223,7 @@ def test_in_the_rulebook_order_the_answers_made_in_the_attackers_turn_are_final_
     """Version 2: the victims answer while the attacker waits, in the attacker's turn."""
     dealt["version"] = 2
     dealt["moat"] = moat
-    alice, bob = UserFactory(), UserFactory()
+    alice, bob = UserFactory.create(), UserFactory.create()
     _asked(bob)
     game = _move(_game(alice, bob), alice, act="play", card="Village")
     game = _move(game, alice, act="play", card="Militia")

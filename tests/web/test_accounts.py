@@ -34,7 +34,7 @@ def test_sign_up_needs_email_verification(client):
 
 @pytest.mark.parametrize("login", ["erin", "erin@example.com"])
 def test_sign_in_by_username_or_email(client, login):
-    UserFactory(username="erin")
+    UserFactory.create(username="erin")
     response = client.post(reverse("account_login"), {"login": login, "password": PASSWORD})
     assert response.status_code == HTTPStatus.FOUND
     assert client.session["_auth_user_id"]
@@ -53,7 +53,7 @@ def test_allauth_pages_use_the_site_layout(client):
 
 
 def test_sign_out_is_a_post(client):
-    client.force_login(UserFactory())
+    client.force_login(UserFactory.create())
     response = client.post(reverse("account_logout"))
     assert response.status_code == HTTPStatus.FOUND
     assert "_auth_user_id" not in client.session

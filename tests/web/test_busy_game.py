@@ -56,7 +56,7 @@ def running_game_and_its_mover(monkeypatch) -> tuple[Game, Client]:
     monkeypatch.setattr(locking, "LOCK_TIMEOUT_MS", 200)
     from tests.conftest import user_to_move
 
-    game = make_game(UserFactory(), UserFactory())
+    game = make_game(UserFactory.create(), UserFactory.create())
     client = Client(raise_request_exception=False)
     client.force_login(user_to_move(game))
     return game, client
@@ -75,7 +75,7 @@ def test_a_busy_game_refuses_resign_join_leave_and_cancel_without_a_500(monkeypa
     if connection.vendor != "postgresql":
         skip_missing_service("PostgreSQL (set DATABASE_URL): SQLite has no row locks")
     monkeypatch.setattr(locking, "LOCK_TIMEOUT_MS", 200)
-    creator, other = UserFactory(), UserFactory()
+    creator, other = UserFactory.create(), UserFactory.create()
     if make == "running":
         game, actor = make_game(creator, other), other
     else:

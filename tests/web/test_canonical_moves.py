@@ -208,7 +208,7 @@ def test_fuzzed_games_store_only_canonical_moves_and_replay(site_test, kind):
     reversed): each is refused with a reason and then sent as it should be, or stored in canonical form."""
     engine = get_engine(kind)
     rng = random.Random(27)
-    users = [UserFactory() for _ in range(3)]
+    users = [UserFactory.create() for _ in range(3)]
     game = make_game(users[0], *users[1:], kind=kind, options={"kingdom": "random"} if kind == "dominion" else {})
     by_seat = {s.position: s.user for s in game.seats.all()}
     refused = stored_changed = 0
@@ -241,7 +241,7 @@ def test_fuzzed_games_store_only_canonical_moves_and_replay(site_test, kind):
 
 @pytest.mark.django_db
 def test_the_page_says_why_and_the_api_answers_422_with_the_reason(site_test, client):
-    ann, bo = UserFactory(), UserFactory()
+    ann, bo = UserFactory.create(), UserFactory.create()
     game = make_game(ann, bo, kind="dominion", options={"kingdom": "First Game"})
     mover = game.seats.get(position=game.to_act[0]).user
     client.force_login(mover)

@@ -160,7 +160,7 @@ def test_a_stopped_game_a_moderator_settled_is_listed_apart_and_fails_no_deploy(
     with pytest.raises(ReplayBroken) as broken:
         state_at(running)
     game_freeze(game_id=running.pk, broken=broken.value)
-    moderator = UserFactory(username="mod", is_staff=True, is_superuser=True)  # transaction=True: no groups
+    moderator = UserFactory.create(username="mod", is_staff=True, is_superuser=True)  # transaction=True: no groups
     moderation.game_adjudicate(moderator=moderator, game_id=running.pk, ranks={0: 1, 1: 2}, reason="stopped")
     out = check("--workers", "1")
     assert "2 of 2 games replay or were settled by a moderator" in out

@@ -68,7 +68,7 @@ def test_create_a_domaine_game_through_the_form(client, player):
         url("new") + "?kind=domaine", create_form(players="3", rated="rated", visibility="invite", invited="bob")
     )
     assert response.status_code == HTTPStatus.BAD_REQUEST  # no such player
-    UserFactory(username="bob")
+    UserFactory.create(username="bob")
     response = client.post(
         url("new") + "?kind=domaine", create_form(players="3", rated="rated", visibility="invite", invited="bob")
     )

@@ -12,7 +12,7 @@ from django.urls import reverse
 from games import services
 from games.engine.dominion.engine import ENGINE
 from games.models import Game
-from tests.conftest import make_game
+from tests.conftest import make_game, seated
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 def play_with_bots(game: Game, moves: int, seed: int = 3) -> Game:
     """Advance a game by ``moves`` moves chosen by the big_money bot for whoever must act."""
     rng = random.Random(seed)
-    users = {s.position: s.user for s in game.seats.all()}
+    users = {s.position: seated(s) for s in game.seats.all()}
     for _ in range(moves):
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
@@ -134,7 +134,7 @@ def test_a_militia_victim_answers_with_checkboxes(client, player, opponent):
     # Militia "ask me" (the default standing answer would discard for the victim).
     game.seats.update(standing={"moat": "reveal", "militia": "ask"})
     rng = random.Random(5)
-    users = {s.position: s.user for s in game.seats.all()}
+    users = {s.position: seated(s) for s in game.seats.all()}
     # Let bots play until someone holds Militia at the start of their turn, then play it
     # by form; again if the victim happened to have one possible answer (it is then
     # answered by the engine, and there is nothing to ask).
@@ -242,7 +242,9 @@ def test_an_open_game_says_its_kingdom_and_whom_it_invited_before_anyone_joins(
 
 
 def log_section(text: str) -> str:
-    return re.search(r'<section id="game-log".*?</section>', text, re.S).group(0)
+    found = re.search(r'<section id="game-log".*?</section>', text, re.S)
+    assert found is not None, "the page has no game log"
+    return found.group(0)
 
 
 def test_a_log_extended_from_the_previous_positions_lines_reads_as_one_drawn_afresh(client, player, opponent):
@@ -253,7 +255,7 @@ def test_a_log_extended_from_the_previous_positions_lines_reads_as_one_drawn_afr
     from tests.factories import UserFactory
 
     game = make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"})
-    viewers = [player, opponent, UserFactory(username="watcher")]
+    viewers = [player, opponent, UserFactory.create(username="watcher")]
     for step in range(30):
         game = play_with_bots(game, 3, seed=step)
         drawn = {}

@@ -32,7 +32,9 @@ def html_of(message) -> str:
 
 
 def heading(html: str) -> str:
-    return re.search(r"<h1[^>]*>(.*?)</h1>", html, re.S).group(1).strip()
+    found = re.search(r"<h1[^>]*>(.*?)</h1>", html, re.S)
+    assert found is not None, "the email has no heading"
+    return found.group(1).strip()
 
 
 def button_links(html: str) -> list[str]:
@@ -71,7 +73,7 @@ def test_the_verification_email_in_chinese(client):
 
 
 def test_password_reset_and_unknown_address_emails(client):
-    UserFactory(username="erin", email="erin@example.com")
+    UserFactory.create(username="erin", email="erin@example.com")
     client.post(reverse("account_reset_password"), {"email": "erin@example.com"})
     client.post(reverse("account_reset_password"), {"email": "nobody@example.com"})
     reset, unknown = mail.outbox
@@ -85,7 +87,7 @@ def test_password_reset_and_unknown_address_emails(client):
 
 
 def test_a_turn_email_has_a_heading_a_button_and_the_unsubscribe_link():
-    ann, bo = UserFactory(), UserFactory()
+    ann, bo = UserFactory.create(), UserFactory.create()
     game = make_game(ann, bo, kind="dominion", options={"kingdom": "First Game"})
     n = Notification(user=ann, game=game, kind=Notification.Kind.YOUR_MOVE, seq=game.last_seq, data={})
     content = outbox.content_for(n)
@@ -99,7 +101,7 @@ def test_a_turn_email_has_a_heading_a_button_and_the_unsubscribe_link():
 
 
 def test_a_moderation_notice_is_sent_with_html_too(django_capture_on_commit_callbacks):
-    user = UserFactory(language="zh-hans")
+    user = UserFactory.create(language="zh-hans")
     with django_capture_on_commit_callbacks(execute=True):
         moderation.tell([user], lambda: "Mind your language.")
     [message] = mail.outbox

@@ -42,9 +42,9 @@ def domaine_game(player, opponent, *, version: int | None = None) -> Game:
 
 def gold_after_placing_on_a_forest(game: Game) -> int:
     position = game.to_act[0]
-    services.game_submit_move(
-        game_id=game.pk, user=user_to_move(game), move=forest_placement(game), expected_seq=game.last_seq
-    )
+    move = forest_placement(game)
+    assert move is not None  # domaine_game dealt one with a forest placement
+    services.game_submit_move(game_id=game.pk, user=user_to_move(game), move=move, expected_seq=game.last_seq)
     game.refresh_from_db()
     return services.state_at(game).players[position].gold
 

@@ -23,7 +23,7 @@ from games.engine.dominion.scenario import build
 from games.eventtext import CARD_MARK
 from games.models import Game
 from games.templatetags.games_tags import log_entries
-from tests.conftest import make_game
+from tests.conftest import make_game, seated
 from tests.factories import UserFactory
 from tests.web.test_domaine_views import at_step, bot_moves
 from tests.web.test_dominion_pages import html, play_with_bots
@@ -55,7 +55,7 @@ def test_the_replay_seen_from_another_seat_calls_only_the_readers_own_seat_you(c
     other = html(client.get(reverse("games:replay", args=[game.pk]) + f"?step=5&seat={2 - mine}"))
     you = re.findall(r"<th scope=\"row\">([^<]*) \(you\)</th>", other)
     assert you == [player.shown_name], you
-    client.force_login(UserFactory())
+    client.force_login(UserFactory.create())
     assert "(you)" not in html(client.get(reverse("games:replay", args=[game.pk]) + "?step=5&seat=0"))
 
 
@@ -81,7 +81,7 @@ def test_recently_finished_names_the_winner_and_the_score(client, player, oppone
 
 def test_visitors_get_a_list_of_games_in_progress_to_watch(client, player, opponent):
     running = make_game(player, opponent)
-    private = make_game(UserFactory(), UserFactory(), private=True)
+    private = make_game(UserFactory.create(), UserFactory.create(), private=True)
     page = html(client.get(reverse("games:lobby")))
     assert 'id="h-watch"' in page
     section = page.split('id="h-watch"', 1)[1].split("</section>", 1)[0]
@@ -100,7 +100,7 @@ def board_html(game: Game, state, viewer: int) -> str:
     seats = list(game.seats.all())
     view = ENGINE.view(state, viewer)
     request = RequestFactory().get("/")
-    request.user = seats[viewer].user
+    request.user = seated(seats[viewer])
     context = {
         "game": game,
         "seat": seats[viewer],

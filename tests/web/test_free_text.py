@@ -97,7 +97,7 @@ def test_a_name_saved_before_the_rule_shows_without_its_control_characters(playe
 def test_another_players_email_gains_no_line_from_an_old_display_name(settings):
     """The attack run's case: a name with CR LF made a new line in the plain-text part of the email."""
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    ann, eve = UserFactory(), UserFactory()
+    ann, eve = UserFactory.create(), UserFactory.create()
     game = make_game(ann, eve)
     User.objects.filter(pk=eve.pk).update(display_name="Eve\r\nSubject: injected")
     n = Notification(user=ann, game=game, kind=Notification.Kind.YOUR_MOVE, seq=game.last_seq, data={})

@@ -13,7 +13,7 @@ from accounts import services as account_services
 from games import services
 from games.models import Game, GameNote
 from tests.api.conftest import api_client
-from tests.conftest import make_game
+from tests.conftest import make_game, seated
 from tests.factories import UserFactory
 
 SECRET = "plan: Gardens rush, 7 Coppers left in deck"
@@ -38,7 +38,7 @@ def page(client: Client, game: Game) -> str:
 
 @pytest.fixture
 def moderator(db):
-    user = UserFactory(username="mod", is_staff=True)
+    user = UserFactory.create(username="mod", is_staff=True)
     user.groups.add(Group.objects.get(name="Moderators"))
     return user
 
@@ -126,7 +126,7 @@ def test_notes_are_kept_after_the_game_and_stay_out_of_its_record_and_replay(pla
 def finished_counter_from(game: Game) -> Game:
     """Play ``game`` (a counter game) to its end."""
     while game.status == Game.Status.ACTIVE:
-        mover = game.seats.get(position=game.to_act[0]).user
+        mover = seated(game.seats.get(position=game.to_act[0]))
         total = services.state_at(game).total
         services.game_submit_move(
             game_id=game.pk, user=mover, move={"act": "add", "n": min(3, 10 - total)}, expected_seq=game.last_seq

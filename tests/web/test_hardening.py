@@ -57,7 +57,7 @@ def test_only_canonical_moves_are_stored_and_the_record_cannot_be_forged(client,
 
 
 def test_a_seat_a_bot_took_over_cannot_be_moved_by_its_former_player(client, player, opponent):
-    third = UserFactory()
+    third = UserFactory.create()
     game = make_game(player, opponent, third, kind="dominion", options={"kingdom": "First Game"})
     late = user_to_move(game)
     game.seats.filter(user=late).update(forfeited=True, bot="smart")
@@ -68,7 +68,7 @@ def test_a_seat_a_bot_took_over_cannot_be_moved_by_its_former_player(client, pla
 
 
 def test_the_admin_refuses_to_filter_games_by_seed(client, game):
-    admin = UserFactory(is_staff=True, is_superuser=True)
+    admin = UserFactory.create(is_staff=True, is_superuser=True)
     client.force_login(admin)
     ok = client.get("/admin/games/game/", {"id": game.pk})
     assert ok.status_code == HTTPStatus.OK

@@ -42,7 +42,8 @@ def _oob(html: str, element_id: str) -> str | None:
 
 
 def _poll(client: Client, game: Game, cursor: str):
-    return client.get(reverse("games:poll", args=[game.pk]), {"seq": game.last_seq, "v": cursor}, headers=HX)
+    params: dict[str, str | int] = {"seq": game.last_seq, "v": cursor}
+    return client.get(reverse("games:poll", args=[game.pk]), params, headers=HX)
 
 
 def test_a_message_is_shown_once_and_the_next_update_clears_it(player, opponent):

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game
-from tests.conftest import make_game
+from tests.conftest import make_game, seated
 
 pytestmark = pytest.mark.usefixtures("site_test")
 
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.usefixtures("site_test")
 def finished_counter(player, opponent) -> Game:
     game = make_game(player, opponent)
     while game.status == Game.Status.ACTIVE:
-        mover = game.seats.get(position=game.to_act[0]).user
+        mover = seated(game.seats.get(position=game.to_act[0]))
         total = services.state_at(game).total
         services.game_submit_move(
             game_id=game.pk, user=mover, move={"act": "add", "n": min(3, 10 - total)}, expected_seq=game.last_seq
@@ -34,7 +34,9 @@ def replay(client, game, query: str):
 def seen_from(response) -> tuple[str, str]:
     """The "Seen from" choice that is selected: (its value, the name shown)."""
     select = response.content.decode().split('id="replay-seat"', 1)[1].split("</select>", 1)[0]
-    value, name = re.search(r'<option value="([^"]*)" selected>([^<]*)</option>', select).groups()
+    found = re.search(r'<option value="([^"]*)" selected>([^<]*)</option>', select)
+    assert found is not None, "no seat is selected"
+    value, name = found.groups()
     return value, name
 
 

@@ -57,7 +57,7 @@ def test_a_resignation_that_ends_a_two_player_game_is_one_email_not_two(
 
 
 def test_with_more_players_left_a_bot_plays_the_resigned_seat(client, player, opponent):
-    third = UserFactory(username="third")
+    third = UserFactory.create(username="third")
     game = make_game(player, opponent, third)
     client.force_login(player)
     resign(client, game)
@@ -84,7 +84,7 @@ def test_resigning_needs_the_confirmation_box_and_a_seat(client, player, opponen
 def test_after_resigning_the_page_offers_no_more_moves(client, player, opponent):
     """A bot plays the seat now: no move buttons for its former player (the board is cached, and a
     resignation changes no move number, so the key must see it)."""
-    third = UserFactory(username="third")
+    third = UserFactory.create(username="third")
     game = make_game(player, opponent, third)
     mover = game.seats.get(position=game.to_act[0]).user
     client.force_login(mover)
@@ -165,7 +165,7 @@ def test_an_open_page_learns_of_a_resignation_that_changes_no_move(client, playe
     keys already count forfeits), not only after the next move."""
     from tests.conftest import user_to_move
 
-    third = UserFactory(username="third")
+    third = UserFactory.create(username="third")
     game = make_game(player, opponent, third)
     mover = user_to_move(game)
     quitter = next(u for u in (player, opponent, third) if u != mover)
@@ -189,7 +189,7 @@ def test_two_resignations_between_the_same_two_moves_are_both_emailed(
     number must still be two emails, or the others never learn of the second resignation."""
     from tests.conftest import user_to_move
 
-    third, fourth = UserFactory(username="third"), UserFactory(username="fourth")
+    third, fourth = UserFactory.create(username="third"), UserFactory.create(username="fourth")
     game = make_game(player, opponent, third, fourth)
     mover = user_to_move(game)
     first, second, stays = [u for u in (player, opponent, third, fourth) if u != mover]

@@ -15,7 +15,7 @@ from django.urls import reverse
 from games import services
 from games.autoplay import game_bot_moves
 from games.models import Game
-from tests.conftest import make_game
+from tests.conftest import make_game, seated
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.usefixtures("site_test")
@@ -29,7 +29,9 @@ def add(game: Game, n: int = 1) -> Game:
         game_bot_moves(game_id=game.pk, limit=1)
         game.refresh_from_db()
         return game
-    services.game_submit_move(game_id=game.pk, user=seat.user, move={"act": "add", "n": n}, expected_seq=game.last_seq)
+    services.game_submit_move(
+        game_id=game.pk, user=seated(seat), move={"act": "add", "n": n}, expected_seq=game.last_seq
+    )
     game.refresh_from_db()
     return game
 
@@ -62,7 +64,7 @@ def test_a_resignation_that_ends_the_game_is_the_logs_last_line(client, player, 
 
 
 def test_in_a_game_that_goes_on_the_resignation_sits_between_the_moves_around_it(client, player, opponent):
-    third = UserFactory(username="third")
+    third = UserFactory.create(username="third")
     game = make_game(player, opponent, third)
     game = add(add(game))
     client.force_login(opponent)

@@ -302,7 +302,7 @@ def test_concurrent_identical_submissions_apply_once():
     """20 threads send the same move at once: one is applied, 19 are stale."""
     if connection.vendor != "postgresql":
         skip_missing_service("PostgreSQL (set DATABASE_URL) for the concurrency test")
-    game = make_game(UserFactory(), UserFactory())
+    game = make_game(UserFactory.create(), UserFactory.create())
     user = user_to_move(game)
     n = 20
     barrier = threading.Barrier(n)

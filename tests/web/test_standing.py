@@ -173,7 +173,7 @@ def _observed(client, game: Game, viewer) -> dict:
 def test_nobody_can_tell_from_the_waiting_whether_a_hand_holds_a_moat(db, dealt, client, who):
     """Bob answers "ask me": with or without a Moat he is asked the same way, so the pages, the
     polls, whom the game waits on, the clocks and the emails are the same until he answers."""
-    alice, bob, carol, dave = (UserFactory(username=n) for n in ("alice", "bob", "carol", "dave"))
+    alice, bob, carol, dave = (UserFactory.create(username=n) for n in ("alice", "bob", "carol", "dave"))
     bob.standing_answers = ASK_ALL
     bob.save()
     seen = []

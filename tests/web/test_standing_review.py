@@ -92,7 +92,7 @@ def test_a_suspended_player_cannot_answer_through_the_standing_answers_form(deal
     game = _move(_game(player, opponent), player, act="play", card="Village")
     game = _move(game, player, act="play", card="Militia")
     assert 1 in game.to_act
-    moderator = UserFactory(username="mod", is_staff=True)
+    moderator = UserFactory.create(username="mod", is_staff=True)
     moderator.groups.add(Group.objects.get(name="Moderators"))
     moderation.user_ban(moderator=moderator, user=opponent, reason="abuse")
     seq = game.last_seq

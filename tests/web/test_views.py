@@ -91,9 +91,9 @@ def test_lobby_wrong_method(client):
 
 def test_lobby_query_count_is_bounded(client, django_assert_max_num_queries, player):
     for _ in range(6):
-        make_game(player, UserFactory())
+        make_game(player, UserFactory.create())
         services.game_create(
-            creator=UserFactory(),
+            creator=UserFactory.create(),
             kind="counter",
             options={},
             players=3,

@@ -109,7 +109,7 @@ def subscribe(client, user, browser: Browser) -> None:
 
 
 def test_a_move_sends_one_push_to_the_subscribed_browser(client, push_service):
-    game = make_game(UserFactory(), UserFactory())
+    game = make_game(UserFactory.create(), UserFactory.create())
     waiting = user_waiting(game)
     browser = Browser(f"{push_service.url}/push/abc")
     subscribe(client, waiting, browser)
@@ -135,7 +135,7 @@ def test_a_move_sends_one_push_to_the_subscribed_browser(client, push_service):
 
 @pytest.mark.parametrize("answer", [HTTPStatus.NOT_FOUND, HTTPStatus.GONE])
 def test_an_expired_subscription_is_dropped(client, push_service, answer):
-    game = make_game(UserFactory(), UserFactory())
+    game = make_game(UserFactory.create(), UserFactory.create())
     waiting = user_waiting(game)
     gone = Browser(f"{push_service.url}/push/gone")
     kept = Browser(f"{push_service.url}/push/kept")
@@ -162,7 +162,7 @@ def test_an_expired_subscription_is_dropped(client, push_service, answer):
 
 
 def test_a_push_service_error_is_retried_not_lost(client, push_service):
-    game = make_game(UserFactory(), UserFactory())
+    game = make_game(UserFactory.create(), UserFactory.create())
     waiting = user_waiting(game)
     browser = Browser(f"{push_service.url}/push/busy")
     subscribe(client, waiting, browser)
@@ -178,7 +178,7 @@ def test_a_push_service_error_is_retried_not_lost(client, push_service):
 
 
 def test_the_same_settings_turn_pushes_off(client, push_service):
-    game = make_game(UserFactory(), UserFactory())
+    game = make_game(UserFactory.create(), UserFactory.create())
     waiting = user_waiting(game)
     subscribe(client, waiting, Browser(f"{push_service.url}/push/abc"))
     NotificationSettings.objects.update_or_create(user=waiting, defaults={"push": False})
@@ -189,7 +189,7 @@ def test_the_same_settings_turn_pushes_off(client, push_service):
 
 
 def test_an_invitation_is_emailed_and_pushed(client, push_service):
-    host, guest = UserFactory(display_name="Hostess"), UserFactory()
+    host, guest = UserFactory.create(display_name="Hostess"), UserFactory.create()
     browser = Browser(f"{push_service.url}/push/guest")
     subscribe(client, guest, browser)
     game = services.game_create(
@@ -224,7 +224,7 @@ def test_a_subscription_outside_the_push_services_is_refused(client, settings, e
     key.generate_keys()
     settings.VAPID_PRIVATE_KEY = key.private_pem().decode()
     push._vapid.cache_clear()
-    client.force_login(UserFactory())
+    client.force_login(UserFactory.create())
     data = Browser(endpoint).subscription
     response = client.post(reverse("correspondence:push_subscribe"), json.dumps(data), content_type="application/json")
     assert response.status_code == HTTPStatus.BAD_REQUEST
@@ -235,7 +235,7 @@ def test_a_subscription_outside_the_push_services_is_refused(client, settings, e
 def test_the_subscribe_endpoints_refuse_bad_requests(client, push_service):
     url = reverse("correspondence:push_subscribe")
     assert client.post(url, "{}", content_type="application/json").status_code == HTTPStatus.FOUND  # sign in first
-    client.force_login(UserFactory())
+    client.force_login(UserFactory.create())
     assert client.get(url).status_code == HTTPStatus.METHOD_NOT_ALLOWED
     assert client.post(url, "not json", content_type="application/json").status_code == HTTPStatus.BAD_REQUEST
     assert client.post(url, "[]", content_type="application/json").status_code == HTTPStatus.BAD_REQUEST
@@ -256,7 +256,7 @@ def _post_json(client, name: str, data: dict) -> int:
 
 
 def test_signing_out_drops_this_browsers_subscription_for_that_account(client, push_service):
-    game = make_game(UserFactory(), UserFactory())
+    game = make_game(UserFactory.create(), UserFactory.create())
     waiting = user_waiting(game)
     shared = Browser(f"{push_service.url}/push/shared")
     elsewhere = Browser(f"{push_service.url}/push/phone")
@@ -274,8 +274,8 @@ def test_signing_out_drops_this_browsers_subscription_for_that_account(client, p
 
 
 def test_a_subscription_taken_over_by_another_account_never_gets_the_first_ones_notices(client, push_service):
-    game = make_game(UserFactory(), UserFactory())
-    first, second = user_waiting(game), UserFactory()
+    game = make_game(UserFactory.create(), UserFactory.create())
+    first, second = user_waiting(game), UserFactory.create()
     browser = Browser(f"{push_service.url}/push/shared")
     subscribe(client, first, browser)
     push_service.answers["/push/shared"] = HTTPStatus.SERVICE_UNAVAILABLE  # the first user's push waits for a retry
@@ -293,7 +293,7 @@ def test_a_subscription_taken_over_by_another_account_never_gets_the_first_ones_
 
 
 def test_a_browser_left_subscribed_by_another_account_is_released_when_someone_else_signs_in(client, push_service):
-    first, second = UserFactory(), UserFactory()
+    first, second = UserFactory.create(), UserFactory.create()
     browser = Browser(f"{push_service.url}/push/shared")
     subscribe(client, first, browser)
     endpoint = {"endpoint": browser.subscription["endpoint"]}
@@ -309,7 +309,7 @@ def test_a_browser_left_subscribed_by_another_account_is_released_when_someone_e
 
 
 def test_the_sign_out_button_carries_what_the_browser_needs_to_unsubscribe(client):
-    client.force_login(UserFactory())
+    client.force_login(UserFactory.create())
     page = client.get(reverse("games:lobby")).content.decode()
     assert "data-push-signout" in page
     assert reverse("correspondence:push_unsubscribe") in page and reverse("correspondence:push_check") in page
@@ -317,7 +317,7 @@ def test_the_sign_out_button_carries_what_the_browser_needs_to_unsubscribe(clien
 
 
 def test_daily_digest_users_still_get_each_move_pushed(client, push_service):
-    game = make_game(UserFactory(), UserFactory())
+    game = make_game(UserFactory.create(), UserFactory.create())
     waiting = user_waiting(game)
     browser = Browser(f"{push_service.url}/push/abc")
     subscribe(client, waiting, browser)

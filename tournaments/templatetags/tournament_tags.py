@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django import template
 from django.utils.formats import number_format
@@ -13,6 +14,9 @@ from django.utils.translation import ngettext
 from games.forms import time_control_label
 from games.i18n import game_name
 from tournaments.models import Table
+
+if TYPE_CHECKING:
+    from games.models import Game
 
 register = template.Library()
 
@@ -39,13 +43,15 @@ def kind_name(kind: str) -> str:
 
 
 @register.simple_tag
-def tournament_of_game(game: object) -> str:
+def tournament_of_game(game: Game | None) -> str:
     """A line linking a tournament game's page back to its tournament and round ("" for any other game).
 
     Loaded by the game page (``templates/games/game.html``), so ``games``
     never imports tournaments; one indexed query per page.
     """
-    table = Table.objects.filter(game_id=getattr(game, "pk", None)).select_related("round__tournament").first()
+    if game is None:
+        return ""
+    table = Table.objects.filter(game_id=game.pk).select_related("round__tournament").first()
     if table is None:
         return ""
     tournament = table.round.tournament

@@ -157,8 +157,8 @@ def knight_squares(board: Board, player: int, gold_left: int | None = None) -> l
     forest_ok = gold_left is None or gold_left >= rules.FOREST_KNIGHT_SURCHARGE
     for s in sorted(cand):
         if castle[s] < 0 and knight[s] < 0:
-            t = terrain[s]
-            if t in rules.KNIGHT_TERRAIN and (t != rules.FOREST or forest_ok):
+            kind = terrain[s]
+            if kind in rules.KNIGHT_TERRAIN and (kind != rules.FOREST or forest_ok):
                 out.append(s)
     return out
 

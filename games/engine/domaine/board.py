@@ -422,10 +422,10 @@ class Board:
         b._d = self._d
         return b
 
-    def __getstate__(self) -> tuple:
+    def __getstate__(self) -> tuple[str, list[int], list[int], bytes, int]:
         return (self.terrain, self.castle, self.knight, bytes(self.border), self.borders_on_board)
 
-    def __setstate__(self, st: tuple) -> None:
+    def __setstate__(self, st: tuple[str, list[int], list[int], bytes, int]) -> None:
         self.terrain, self.castle, self.knight, border, self.borders_on_board = st
         self.border = bytearray(border)
         self._la = None

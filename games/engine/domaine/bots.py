@@ -21,7 +21,8 @@ its seat has the move, and returns one legal move.
 from __future__ import annotations
 
 import heapq
-from typing import Any
+import random
+from typing import Any, TypeVar
 
 from games.engine.domaine import actions as A
 from games.engine.domaine import rules
@@ -35,6 +36,7 @@ from games.engine.domaine.board import (
     SQ_NAME,
     Board,
     _reaches_all,
+    parse_square,
 )
 from games.engine.domaine.cards import ALLIANCE, BORDERS, CARDS, DESERTION, EXPAND, KNIGHTS, Card
 from games.engine.domaine.engine import PlayerView, legal_moves
@@ -44,7 +46,10 @@ Move = dict[str, Any]
 N = rules.SIZE
 
 
-def _pick(rng: Any, items: list[Any]) -> Any:
+_T = TypeVar("_T")
+
+
+def _pick(rng: random.Random, items: list[_T]) -> _T:
     return items[rng.randrange(len(items))]
 
 
@@ -365,7 +370,7 @@ def greedy_setup(st: State, me: int) -> Move:
 
         def neutral_key(m: Move) -> float:
             """Near the opponents' castles, away from the bot's own."""
-            s = A.parse_square(m["at"])
+            s = parse_square(m["at"])
             sc, sr = divmod(s, N)
             v = 0.0
             for (cc, cr), sign in placed:
@@ -378,12 +383,12 @@ def greedy_setup(st: State, me: int) -> Move:
     castles = [c for c, col in enumerate(board.castle) if col >= 0]
     for m in moves:
         if m["at"] not in best:
-            s = A.parse_square(m["at"])
+            s = parse_square(m["at"])
             best[m["at"]] = _near_value(board, s) - _castle_crowding(castles, s)
 
     def key(m: Move) -> tuple[float, float]:
         """Best castle square first, then a meadow (free) for its knight."""
-        k = A.parse_square(m["knight"])
+        k = parse_square(m["knight"])
         forest = board.terrain[k] == rules.FOREST
         return (best[m["at"]], -forest)
 
@@ -520,7 +525,7 @@ def _best_parts(
         best = None
         for value, need, _sq in plan_list:
             b = board.copy()
-            placed = []
+            placed: list[int] = []
             for e in need:
                 if len(placed) == n:
                     break
@@ -529,7 +534,7 @@ def _best_parts(
                     placed.append(e)
             if not placed:
                 continue
-            gain = score_diff(b, me, st.n) - base
+            gain: float = score_diff(b, me, st.n) - base
             if len(placed) < len(need):
                 gain += PROGRESS_WEIGHT * value * len(placed) / len(need)
             if best is None or gain > best[0]:
@@ -539,7 +544,8 @@ def _best_parts(
         d = board.derived()
         plan_squares = set(plan_list[0][2]) if plan_list else set()
         b = board.copy()
-        chosen, gain, extra = [], 0.0, 0
+        chosen: list[str] = []
+        gain, extra = 0.0, 0
         # Whether a domain of mine touches another domain: knights do not change domains, so once per domain.
         fronts: dict[int, bool] = {}
         for _ in range(n):

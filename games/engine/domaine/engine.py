@@ -35,7 +35,18 @@ from games.engine.core import (
 )
 from games.engine.domaine import actions as A
 from games.engine.domaine import notation, rules
-from games.engine.domaine.board import EDGE_NAME, NEDGES, NSQ, SQ_NAME, Board, colour_name, deal_terrain, terrain_rows
+from games.engine.domaine.board import (
+    EDGE_NAME,
+    NEDGES,
+    NEIGHBOURS,
+    NSQ,
+    SQ_NAME,
+    Board,
+    colour_name,
+    deal_terrain,
+    parse_square,
+    terrain_rows,
+)
 from games.engine.domaine.cards import CARDS, full_deck_by_letter
 from games.engine.domaine.state import OVER, PLAY, SETUP, TAKE, PlayerState, State
 
@@ -139,7 +150,7 @@ def _apply_setup(state: State, player: int, move: dict[str, Any], events: list[E
             raise IllegalMove("Place a neutral castle now (act place_neutral).", "wrong_act")
         if set(move) - {"act", "at"}:
             raise IllegalMove("A neutral castle comes without a knight.", "bad_part")
-        s = A.parse_square(move.get("at"))
+        s = parse_square(move.get("at"))
         A._refuse(A.setup_castle_refusal(board, rules.NEUTRAL, s, None, rs))
         board.set_castle(s, rules.NEUTRAL)
         events.append(Event("place_neutral", player, {"at": SQ_NAME[s]}))
@@ -148,10 +159,10 @@ def _apply_setup(state: State, player: int, move: dict[str, Any], events: list[E
             raise IllegalMove("Place one of your castles and its knight now (act place_castle).", "wrong_act")
         if set(move) - {"act", "at", "knight"}:
             raise IllegalMove("A placement names only 'at' and 'knight'.", "bad_part")
-        s = A.parse_square(move.get("at"))
+        s = parse_square(move.get("at"))
         if "knight" not in move:
             raise IllegalMove("Place the castle's first knight in the same move.", "bad_part")
-        k = A.parse_square(move.get("knight"))
+        k = parse_square(move.get("knight"))
         A._refuse(A.setup_castle_refusal(board, colour, s, gold, rs))
         A._refuse(A.setup_knight_refusal(board, s, k, gold, rs))
         paid = A.setup_surcharge(board, k, rs)
@@ -234,7 +245,7 @@ def _finish(state: State, why: str, bonuses: list[int], events: list[Event]) -> 
     state.step = OVER
     state.end = why
     state.bonuses = bonuses
-    res = result(state)
+    res = _outcome(state)
     events.append(
         Event("game_over", None, {"end": why, "scores": res.scores, "bonuses": bonuses, "winners": res.winners})
     )
@@ -248,6 +259,11 @@ def result(state: State) -> Result | None:
     """
     if state.step != OVER:
         return None
+    return _outcome(state)
+
+
+def _outcome(state: State) -> Result:
+    """The outcome of a game that is over (``result``'s rule), scored from ``state`` as it stands."""
     scores = state.scores()
     golds = [p.gold for p in state.players]
     ranks = ranks_from_keys([(scores[i], golds[i]) for i in range(state.n)])
@@ -450,12 +466,12 @@ def legal_moves(state: State, player: int) -> list[dict[str, Any]]:
         if colour == rules.NEUTRAL:
             return [{"act": "place_neutral", "at": SQ_NAME[s]} for s in A.setup_castle_squares(board, colour, None, rs)]
         gold = state.players[player].gold
-        out = []
+        places = []
         for s in A.setup_castle_squares(board, colour, gold, rs):
-            for k in sorted(A.NEIGHBOURS[s]):
+            for k in sorted(NEIGHBOURS[s]):
                 if A.setup_knight_refusal(board, s, k, gold, rs) is None:
-                    out.append({"act": "place_castle", "at": SQ_NAME[s], "knight": SQ_NAME[k]})
-        return out
+                    places.append({"act": "place_castle", "at": SQ_NAME[s], "knight": SQ_NAME[k]})
+        return places
     if state.step == TAKE:
         return [{"act": "take", "from": "deck"}] + [{"act": "take", "card": c} for c in pending(state)[0].options[1:]]
     pl = state.players[player]
@@ -465,7 +481,7 @@ def legal_moves(state: State, player: int) -> list[dict[str, Any]]:
         if card.cost > pl.gold:
             continue
         for option, action in enumerate(card.actions):
-            base = {"act": "play", "card": cid, "option": option}
+            base: dict[str, Any] = {"act": "play", "card": cid, "option": option}
             out.append(dict(base))
             out.extend(_single_part_plays(state, player, base, action.kind))
     return out
@@ -527,7 +543,7 @@ def targets(state: State, player: int, partial: dict[str, Any]) -> dict[str, Any
                 "remaining": 1,
                 "choices": [SQ_NAME[s] for s in A.setup_castle_squares(state.board, colour, gold, state.rules)],
             }
-        s = A.parse_square(partial["at"])
+        s = parse_square(partial["at"])
         A._refuse(A.setup_castle_refusal(state.board, colour, s, gold, state.rules))
         if colour == rules.NEUTRAL or "knight" in partial:
             return {"part": None}
@@ -536,7 +552,7 @@ def targets(state: State, player: int, partial: dict[str, Any]) -> dict[str, Any
             "remaining": 1,
             "choices": [
                 SQ_NAME[k]
-                for k in sorted(A.NEIGHBOURS[s])
+                for k in sorted(NEIGHBOURS[s])
                 if A.setup_knight_refusal(state.board, s, k, gold, state.rules) is None
             ],
         }

@@ -82,15 +82,14 @@ def build(setup: dict[str, Any], version: int | None = None) -> State:
             if board.knights_on_board(c) > rules.KNIGHTS_PER_COLOUR:
                 raise MalformedScenario(f"seat {c} has more than {rules.KNIGHTS_PER_COLOUR} knights")
         for text in setup.get("borders", []):
-            e = _setup_edge(text)
-            if board.border[e]:
+            edge = _setup_edge(text)
+            if board.border[edge]:
                 raise MalformedScenario(f"border {text} listed twice")
-            board.add_border(e)
+            board.add_border(edge)
         if board.borders_on_board > rules.BORDER_MARKERS:
             raise MalformedScenario("more than 100 borders")
-        state.alliances = sorted(
-            tuple(sorted((parse_square(a), parse_square(b)))) for a, b in setup.get("alliances", [])
-        )
+        pairs = [(parse_square(a), parse_square(b)) for a, b in setup.get("alliances", [])]
+        state.alliances = sorted((min(pair), max(pair)) for pair in pairs)
         if "players_state" in setup:
             ps = setup["players_state"]
             if not isinstance(ps, list) or len(ps) != n:

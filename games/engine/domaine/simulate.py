@@ -53,6 +53,7 @@ def run(games: int, players: int, names: list[str], seed: int) -> tuple[list[flo
         seats = [names[(s - g) % players] for s in range(players)]
         st = play_out(players, seed + g, [BOTS[name] for name in seats], rng)
         res = ENGINE.result(st)
+        assert res is not None  # play_out returns finished games only
         for s in range(players):
             i = (s - g) % players
             if s in res.winners:

@@ -16,6 +16,7 @@ owes a decision or has the turn; it returns one legal move.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from games.engine.dominion.cards import ACTIONS, COST, TREASURES, VICTORIES
@@ -32,7 +33,7 @@ PLAY_TREASURES: Move = {"act": "play_treasures"}
 # random
 
 
-def random_bot(view: PlayerView, rng: Any) -> Move:
+def random_bot(view: PlayerView, rng: random.Random) -> Move:
     """A uniformly random legal move (card choices: a random size, then a random subset)."""
     d = view.decision
     if d is not None:

@@ -57,7 +57,7 @@ class Card:
         return ATTACK in self.types
 
 
-def _c(name, cost, types, text, hant, hans, coins=0, vp=0):
+def _c(name: str, cost: int, types: list[str], text: str, hant: str, hans: str, coins: int = 0, vp: int = 0) -> Card:
     return Card(name, cost, tuple(types), text, hant, hans, coins, vp)
 
 

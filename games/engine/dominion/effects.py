@@ -19,6 +19,7 @@ empty deck.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from games.engine.core import Decision, Event
@@ -952,7 +953,8 @@ _ATTACK = {
     "Witch": _witch,
 }
 
-_OPS = {
+# Every op takes (state, answers, *args) and returns nothing; the args are the stacked tuple's rest.
+_OPS: dict[str, Callable[..., None]] = {
     "play": _op_play,
     "ask_gain": _op_ask_gain,
     "gain_chosen": _op_gain_chosen,

@@ -438,7 +438,8 @@ def open_decision(st: DominionState, p: int) -> Decision | None:
     """The decision seat ``p`` must answer now, if any (turn moves excluded)."""
     entry = owed_entry(st, p)
     if entry is not None:
-        return entry[0]
+        owed: Decision = entry[0]
+        return owed
     for d in st.open:
         if d.player == p and p not in st.answers:
             return d

@@ -6,6 +6,7 @@ import multiprocessing
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -51,7 +52,7 @@ class Command(BaseCommand):
         chunks = [ids[i : i + CHUNK] for i in range(0, len(ids), CHUNK)]
         workers = max(1, min(options["workers"], len(chunks)))
         if workers == 1:
-            results = map(_check_chunk, chunks)
+            results: Iterator[list[ReplayReport]] = map(_check_chunk, chunks)
             pool = None
         else:
             # Each worker opens its own connection: none may be shared across the fork.

@@ -101,3 +101,18 @@
     bad.focus();
   });
 })();
+
+// The new-game form: "Picked: N of 10" counts the ticked kingdom cards as one picks them (the number is also
+// drawn by a CSS counter, but a screen reader is told only through this text and its aria-live paragraph).
+(function () {
+  "use strict";
+  function count() {
+    var out = document.querySelector("[data-kingdom-count]");
+    if (!out) return;
+    out.textContent = String(document.querySelectorAll(".kingdom-pick input[name=cards]:checked").length);
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target && event.target.name === "cards") count();
+  });
+  document.addEventListener("DOMContentLoaded", count);
+})();

@@ -6,6 +6,7 @@ import multiprocessing
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
@@ -47,7 +48,7 @@ class Command(BaseCommand):
         chunks = [ids[i : i + CHUNK] for i in range(0, len(ids), CHUNK)]
         workers = max(1, min(options["workers"], len(chunks)))
         if workers == 1:
-            results = map(_rebuild_chunk, chunks)
+            results: Iterator[tuple[int, Counter[Any], Counter[Any]]] = map(_rebuild_chunk, chunks)
             pool = None
         else:
             # Each worker opens its own connection: none may be shared across the fork.

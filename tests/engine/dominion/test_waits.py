@@ -10,6 +10,7 @@ import pytest
 from games.engine.dominion.standing import ASK_ALL, DEFAULTS
 
 _spec = importlib.util.spec_from_file_location("waits", Path(__file__).resolve().parents[3] / "bench" / "waits.py")
+assert _spec is not None and _spec.loader is not None
 waits = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(waits)
 
