@@ -157,7 +157,7 @@ def on_players_invited(event: events.PlayersInvited) -> None:
 
 def _present(connection: Connection) -> None:
     """A seat's open game page keeps its player present (``games.presence``): the "your move" email waits."""
-    if connection.page == "game" and connection.seat is not None and connection.user_id is not None:
+    if connection.page == "game" and connection.seat is not None and connection.game_id is not None:
         presence_touch(connection.game_id, connection.user_id)
 
 

@@ -149,7 +149,9 @@ class Hub:
     def deliver(self, message: dict[str, Any]) -> None:
         """Hand ``message`` to its topic's listeners; on the hub's loop."""
         topic = message.get("topic")
-        held = self.topics.get(topic) if isinstance(topic, str) else None
+        if not isinstance(topic, str):
+            return
+        held = self.topics.get(topic)
         if not held:
             return
         # A message that renders nothing (a chat line's "look again") goes to every listener as it is.
@@ -210,7 +212,7 @@ class Hub:
     async def _subscribe_forever(self) -> None:
         while True:
             client = aioredis.Redis.from_url(
-                self.redis_url, socket_connect_timeout=2, socket_keepalive=True, health_check_interval=15
+                str(self.redis_url), socket_connect_timeout=2, socket_keepalive=True, health_check_interval=15
             )
             try:
                 async with client.pubsub(ignore_subscribe_messages=True) as pubsub:

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -52,7 +53,7 @@ def tournament_standings(request: HttpRequest, tournament_id: int) -> HttpRespon
 
 
 @require_safe
-async def tournament_live(request: HttpRequest, tournament_id: int) -> HttpResponse:
+async def tournament_live(request: HttpRequest, tournament_id: int) -> HttpResponseBase:
     """The page's stream (``games/views/live.py``): event ``tournament`` when its standings may have changed."""
     if not isinstance(request, ASGIRequest):
         return live_views.unavailable()

@@ -13,6 +13,8 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "website.settings")
 os.environ.setdefault("HERALD_ASGI", "1")
+# The API's long poll waits on the live hub here (api.stream.read), holding no worker: it may always wait.
+os.environ.setdefault("HERALD_API_EVENTS_MAX_WAIT", "25")
 
 from django.core.asgi import get_asgi_application  # noqa: E402  (after the environment it reads)
 

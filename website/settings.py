@@ -132,11 +132,7 @@ TEMPLATES = [
     },
 ]
 
-#: True when the site is served over ASGI (website/asgi.py says so): `make run` (uvicorn) and `make serve`
-#: (gunicorn's uvicorn workers). Django's persistent connections belong to a thread, and ASGI runs each request
-#: in a thread of its own, so there they would pile up: CONN_MAX_AGE is 0 (set DATABASE_POOL=1 for a pool).
-SERVED_OVER_ASGI = envbool("HERALD_ASGI", False)
-
+SERVED_OVER_ASGI = envbool("HERALD_ASGI", False)  # website/asgi.py: no persistent connections (docs/architecture.md)
 DATABASES = {
     "default": dj_database_url.parse(
         envstr("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'herald.sqlite3'}",
@@ -209,14 +205,8 @@ else:
     CELERY_BROKER_URL = "memory://localhost/"
     # No broker: run tasks in-process so development needs no worker.
     CELERY_TASK_ALWAYS_EAGER = True
-#: Server push (ops.live_hub, docs/architecture.md "Live pages"): the Redis whose pub/sub carries "a game
-#: changed" to every web process, by default REDIS_URL's server (unset: each process pushes to its own pages
-#: only; under tests too, unless a test names one). Pub/sub channels are shared by all of a server's
-#: databases, so the channel is named after REDIS_URL's database: two sites on one server stay apart.
 HERALD_LIVE_REDIS_URL = envstr("HERALD_LIVE_REDIS_URL") or (None if TESTING else REDIS_URL)
 HERALD_LIVE_CHANNEL = envstr("HERALD_LIVE_CHANNEL") or "herald:live:" + (REDIS_URL or "").rsplit("/", 1)[-1]
-#: Seconds between a stream's keep-alive comments and its presence heartbeats (games.live): below
-#: HERALD_PRESENCE_TTL, so a seat whose page stays open stays present.
 HERALD_LIVE_HEARTBEAT = envint("HERALD_LIVE_HEARTBEAT", 10)
 CELERY_TASK_EAGER_PROPAGATES = True
 # Every task is idempotent, so a task is acknowledged only once done: a worker
@@ -409,8 +399,6 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-# Over ASGI every request (and each pushed render) runs in a thread of its own, so without a pool each would
-# open a connection: the pool is on there by default.
 if envbool("DATABASE_POOL", SERVED_OVER_ASGI) and DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # psycopg's connection pool in each process, instead of one persistent
     # connection per process (Django requires CONN_MAX_AGE 0 with a pool).
@@ -466,10 +454,7 @@ HERALD_API_BOT_RATE_LIMITS = {
 #: The event stream's long poll waits at most this many seconds (below gunicorn's 30 s timeout). A waiting
 #: poll holds a worker thread, so with sync workers (WEB_THREADS 1, gunicorn.conf.py) it does not wait at all
 #: and tells clients to come back in HERALD_API_EVENTS_POLL_AFTER seconds (bench/api_longpoll.py, docs/api.md).
-#: Over ASGI a waiting poll waits on the live hub (ops.live_hub), not on a worker of its own: it always waits.
-HERALD_API_EVENTS_MAX_WAIT = envint(
-    "HERALD_API_EVENTS_MAX_WAIT", 25 if SERVED_OVER_ASGI or envint("WEB_THREADS", 1) > 1 else 0
-)
+HERALD_API_EVENTS_MAX_WAIT = envint("HERALD_API_EVENTS_MAX_WAIT", 25 if envint("WEB_THREADS", 1) > 1 else 0)
 HERALD_API_EVENTS_POLL_AFTER = envint("HERALD_API_EVENTS_POLL_AFTER", 5)
 
 #: Chat: at most this many messages per user in CHAT_RATE_WINDOW seconds.

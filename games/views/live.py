@@ -36,6 +36,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.db import connections
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.views.decorators.http import require_safe
@@ -265,7 +266,7 @@ def unavailable() -> HttpResponse:
 
 
 @require_safe
-async def game_live(request: HttpRequest, game_id: int) -> HttpResponse:
+async def game_live(request: HttpRequest, game_id: int) -> HttpResponseBase:
     """The game page's stream (module docstring); ``seq`` and ``v`` say what the page shows."""
     try:
         seq = int(request.GET.get("seq", ""))
@@ -301,7 +302,7 @@ def _lobby_topics(request: HttpRequest) -> tuple[list[str], int | None]:
 
 
 @require_safe
-async def lobby_live(request: HttpRequest) -> HttpResponse:
+async def lobby_live(request: HttpRequest) -> HttpResponseBase:
     """The lobby's stream: event ``lobby`` when its lists may have changed (the page fetches them again)."""
     if not isinstance(request, ASGIRequest):
         return unavailable()

@@ -21,7 +21,7 @@ from django.test import Client
 from games import services
 from games.models import Game
 from games.views.live import live_cursor
-from tests.asgi_server import asgi_server, free_port
+from tests.asgi_server import asgi_server
 from tests.conftest import make_game, user_to_move
 from tests.faults.conftest import _redis_server
 
@@ -59,7 +59,7 @@ class Stream:
 @pytest.fixture
 def live_redis(settings: Any) -> Iterator[Any]:
     """A Redis of the test's own carrying the live channel (not the shared server)."""
-    for server in _redis_server(free_port()):
+    for server in _redis_server():
         settings.HERALD_LIVE_REDIS_URL = server.url()
         settings.HERALD_LIVE_CHANNEL = "herald:live:fault-test"
         yield server

@@ -53,7 +53,7 @@ def first_events(user: Any, url: str) -> tuple[int, list[tuple[str, Any]]]:
         response = await client.get(url)
         if not response.streaming:
             return response.status_code, response.content
-        chunks = response.streaming_content
+        chunks = response.streaming_content  # type: ignore[attr-defined]
         try:
             return response.status_code, await anext(chunks)
         finally:
@@ -159,7 +159,7 @@ def test_a_move_and_a_chat_line_reach_an_open_stream(site_test, player, opponent
         fresh = await sync_to_async(Game.objects.get)(pk=game.pk)
         cursor = await sync_to_async(live_cursor)(fresh)
         response = await client.get(reverse("games:live", args=[game.pk]) + f"?seq={game.last_seq}&v={cursor}")
-        chunks = response.streaming_content
+        chunks = response.streaming_content  # type: ignore[attr-defined]
         await anext(chunks)
 
         async def until(name: str) -> tuple[str, Any]:
@@ -193,7 +193,7 @@ def stream_after(user: Any, url: str, act: Any) -> list[tuple[str, Any]]:
         if user is not None:
             await sync_to_async(client.force_login)(user)
         response = await client.get(url)
-        chunks = response.streaming_content
+        chunks = response.streaming_content  # type: ignore[attr-defined]
         try:
             await anext(chunks)
             await sync_to_async(act)()
