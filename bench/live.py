@@ -351,8 +351,8 @@ async def idle(port: int, handles: dict[str, Any], count: int, pid: int) -> dict
     held_rss = rss_kb(pid)
     start = await asyncio.to_thread(transactions)
     await asyncio.sleep(2 * HEARTBEAT + 2)
-    # Two transactions are the counting query's own (before and after).
-    queries = await asyncio.to_thread(transactions) - start - 1
+    # Two are the first count's own statements (clearing the snapshot, then the count itself).
+    queries = await asyncio.to_thread(transactions) - start - 2
     held = sum(p.open for p in pages)
     for task in [*tasks, warm_task]:
         task.cancel()
