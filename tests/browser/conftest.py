@@ -25,9 +25,15 @@ def _chromium() -> str | None:
     return os.environ.get("HERALD_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    """A headless Chromium (the system's, since Playwright cannot download its own here)."""
+    """A headless Chromium (the system's, since Playwright cannot download its own here).
+
+    One per module, not per session: while Playwright's sync API is open, its event loop counts as
+    running in this thread, and a test outside this folder that drives ASGI code with
+    ``async_to_sync`` would be refused ("You cannot use AsyncToSync in the same thread as an async
+    event loop") whenever pytest-randomly ran a browser module before it.
+    """
     path = _chromium()
     if path is None:
         skip_missing_service("Chromium (apt-get install chromium)")

@@ -119,6 +119,8 @@ def test_each_step_of_a_game_shows_on_the_live_pages_as_a_reload_would(browser, 
     # A few turns by clicking; after each move both pages catch up by themselves and equal a reload.
     bob.fill("#chat-text", "good luck")
     bob.click("#game-chat button[type=submit]")
+    for each in pages.values():  # the chat line reaches both pages by itself, apart from the moves
+        each.wait_for_selector("#chat-messages >> text=good luck", timeout=POLL_WAIT_MS)
     for _turn in range(4):
         game.refresh_from_db()
         mover = game.seats.get(position=services.state_at(game).current).user

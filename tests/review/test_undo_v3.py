@@ -22,7 +22,7 @@ def _undo(game, user):
     return game
 
 
-def test_the_attacker_takes_back_a_buy_while_the_victim_still_owes(dealt, settings, player, opponent):  # noqa: F811
+def test_the_attacker_takes_back_a_buy_until_the_victim_has_answered(dealt, settings, player, opponent):  # noqa: F811
     settings.HERALD_FORCED_MOVE_GRACE = 30
     opponent.standing_answers = ASK_ALL
     opponent.save()
@@ -40,22 +40,19 @@ def test_the_attacker_takes_back_a_buy_while_the_victim_still_owes(dealt, settin
     game = _move(game, opponent, act="no")
     game = _move(game, opponent, act="choose", cards=[E, E])
     with pytest.raises(services.IllegalMove) as refused:
-        _undo(game, player)  # Bob answered after the Gold: his consent is needed
-    assert refused.value.code == "undo_needs_consent"
-    asked = services.game_undo_ask(game_id=game.pk, user=player, expected_seq=game.last_seq)
-    assert isinstance(asked, UndoRequest)
-    services.game_undo_answer(game_id=game.pk, user=opponent, request_id=asked.pk, agree=True)
-    game.refresh_from_db()
+        _undo(game, player)  # Bob answered the Militia since: his answers are final, the Gold with them
+    assert refused.value.code == "undo_answer_final"
+    with pytest.raises(services.IllegalMove) as refused:
+        services.game_undo_ask(game_id=game.pk, user=player, expected_seq=game.last_seq)
+    assert refused.value.code == "undo_answer_final", "not even by consent"
+    assert not UndoRequest.objects.filter(game=game).exists()
     state = services.state_at(game)
-    assert sorted(game.to_act) == [0, 1], "Bob's answers were taken back with the Buy: he owes them again"
-    assert len(state.hands[1]) == 5
-    game = _move(game, opponent, act="no")
-    game = _move(game, opponent, act="choose", cards=[E, E])
+    assert game.to_act == [0] and len(state.hands[1]) == 3, "Bob's discards stand"
     game = _move(game, player, act="buy", card="Silver")
     assert [r.ok for r in check_games([game.pk])] == [True]
     numbers = measure(game)
-    assert numbers is not None and numbers.bought[0].get("Gold", 0) == 0 and numbers.bought[0]["Silver"] == 1
-    assert Action.objects.filter(game=game, move__act="undo").count() == 2
+    assert numbers is not None and numbers.bought[0]["Gold"] == 1 and numbers.bought[0]["Silver"] == 1
+    assert Action.objects.filter(game=game, move__act="undo").count() == 1
 
 
 def test_a_finished_records_undo_and_standing_moves_feed_the_golden_tools(dealt, settings, client, player, opponent):  # noqa: F811
@@ -88,7 +85,7 @@ def test_a_finished_records_undo_and_standing_moves_feed_the_golden_tools(dealt,
     assert client.get(f"/games/{game.pk}/record.json").status_code == 200
 
 
-def test_after_an_undo_a_question_the_standing_answers_settle_is_answered(dealt, settings, client, player, opponent):  # noqa: F811
+def test_answers_the_standing_answers_gave_are_final_like_any_other(dealt, settings, client, player, opponent):  # noqa: F811
     settings.HERALD_FORCED_MOVE_GRACE = 30
     opponent.standing_answers = ASK_ALL
     opponent.save()
@@ -96,13 +93,15 @@ def test_after_an_undo_a_question_the_standing_answers_settle_is_answered(dealt,
     game = _move(_game(player, opponent), player, act="play", card="Village")
     game = _move(game, player, act="play", card="Militia")
     game = _move(game, player, act="play_treasures")
+    game = _undo(game, player)  # Bob has not answered yet: the Treasures come back freely
+    assert sorted(game.to_act) == [0, 1]
+    game = _move(game, player, act="play_treasures")
     client.force_login(opponent)
     client.post(f"/games/{game.pk}/standing", dict(DEFAULTS))  # Bob's new answers settle both his questions
     game.refresh_from_db()
     assert game.to_act == [0]
-    asked = services.game_undo_ask(game_id=game.pk, user=player, expected_seq=game.last_seq)
-    services.game_undo_answer(game_id=game.pk, user=opponent, request_id=asked.pk, agree=True)
-    game.refresh_from_db()
-    assert game.to_act == [0], "Bob's standing answers settle his questions again at once"
+    assert Action.objects.filter(game=game, standing=True).count() == 2
+    with pytest.raises(services.IllegalMove) as refused:
+        services.game_undo_ask(game_id=game.pk, user=player, expected_seq=game.last_seq)
+    assert refused.value.code == "undo_answer_final", "answers made for Bob by his standing answers are his answers"
     assert [r.ok for r in check_games([game.pk])] == [True]
-    assert Action.objects.filter(game=game, standing=True).count() == 4, "two answers, made again after the undo"

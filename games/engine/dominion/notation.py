@@ -33,7 +33,7 @@ PARTS: dict[str, tuple[str, ...]] = {
 }
 
 #: The refusal of a missing or non-text ``card``, per act (the engine's own sentences).
-_SAY_WHICH = {"play": "Say which card to play.", "buy": "Say which card to buy.", "gain": "Say which card to gain."}
+_SAY_WHICH = {act: f"Say which card to {act}." for act in ("play", "buy", "gain")}
 
 
 def canonical_move(move: Any) -> dict[str, Any]:
