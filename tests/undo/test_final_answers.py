@@ -16,12 +16,11 @@ from django.urls import reverse
 
 from games import services
 from games.engine.core import IllegalMove
-from games.engine.dominion.engine import DominionEngine
-from games.engine.dominion.scenario import build
 from games.engine.dominion.standing import ASK_ALL
 from games.models import Game, UndoRequest
 from tests.api.conftest import api_client
 from tests.conftest import make_game
+from tests.dealing import deal_fixed
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -43,21 +42,7 @@ def _setup(moat: bool, players: int) -> dict:
 def dealt(monkeypatch, settings):
     """Deal the set-up above; ``dealt["moat"]``: seat 1 holds a Moat; ``dealt["version"]``: the rules."""
     settings.HERALD_FORCED_MOVE_GRACE = 30  # the attacker's last Buy leaves End turn to press
-    deal = {"moat": True, "version": None}
-
-    def new_game(self, options, players, seed):
-        st = build(_setup(deal["moat"], players), deal["version"] or self.version)
-        st.ask_all = bool(options.get("hidden_reactions", True))
-        return st
-
-    monkeypatch.setattr(DominionEngine, "new_game", new_game)
-
-    class NoShuffle:
-        def shuffle(self, items):
-            pass
-
-    monkeypatch.setattr("games.lifecycle.secrets.SystemRandom", NoShuffle)
-    return deal
+    return deal_fixed(monkeypatch, _setup, {"moat": True, "version": None})
 
 
 def _game(*users) -> Game:

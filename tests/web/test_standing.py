@@ -23,6 +23,7 @@ from games.engine.dominion.scenario import build
 from games.engine.dominion.standing import ASK_ALL, DEFAULTS
 from games.models import Action, Game
 from tests.conftest import make_game
+from tests.dealing import deal_fixed
 from tests.factories import UserFactory
 
 KINGDOM = ["Militia", "Moat", "Witch", "Bureaucrat", "Spy", "Thief", "Library", "Throne Room", "Market", "Village"]
@@ -42,21 +43,7 @@ def _setup(moat: bool, players: int = 3) -> dict:
 @pytest.fixture
 def dealt(monkeypatch):
     """Deal the set-up above (``dealt["moat"]`` says whether seat 1 holds a Moat) and keep join order."""
-    deal = {"moat": True}
-
-    def new_game(self, options, players, seed):
-        st = build(_setup(deal["moat"], players), self.version)
-        st.ask_all = bool(options.get("hidden_reactions", True))
-        return st
-
-    monkeypatch.setattr(DominionEngine, "new_game", new_game)
-
-    class NoShuffle:
-        def shuffle(self, items):
-            pass
-
-    monkeypatch.setattr("games.lifecycle.secrets.SystemRandom", NoShuffle)
-    return deal
+    return deal_fixed(monkeypatch, _setup, {"moat": True})
 
 
 def _game(*users) -> Game:
