@@ -12,10 +12,7 @@ class CorrespondenceConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        """Listen to the games' events (``correspondence.listeners``), and to signing out (``push.on_signed_out``)."""
-        from django.contrib.auth.signals import user_logged_out
-
-        from correspondence import listeners, push  # they import models, which load only after every app config
+        """Listen to the games' events and to signing out (``correspondence.listeners.connect``)."""
+        from correspondence import listeners  # it imports models, which load only after every app config
 
         listeners.connect()
-        user_logged_out.connect(push.on_signed_out, dispatch_uid="correspondence-push-signed-out")

@@ -8,7 +8,9 @@ vacation (``games.policy``).
 
 from __future__ import annotations
 
-from correspondence import outbox
+from django.contrib.auth.signals import user_logged_out
+
+from correspondence import outbox, push
 from correspondence.tasks import outbox_enqueue
 from correspondence.vacations import vacation_ends
 from games import events, policy
@@ -74,7 +76,9 @@ def on_changes_committed(event: events.ChangesCommitted) -> None:
 
 
 def connect() -> None:
-    """Subscribe every listener above and register the vacation source (idempotent)."""
+    """Subscribe every listener above, register the vacation source, and forget a browser's push
+    subscription when its session signs out (``push.on_signed_out``). Idempotent."""
+    user_logged_out.connect(push.on_signed_out, dispatch_uid="correspondence-push-signed-out")
     events.subscribe(events.GameStarted, on_game_started)
     events.subscribe(events.DecisionsOwed, on_decisions_owed)
     events.subscribe(events.ClockRunningLow, on_clock_running_low)

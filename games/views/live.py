@@ -47,7 +47,7 @@ from games.lifecycle import seat_seen
 from games.models import Game, Seat
 from games.presence import presence_of
 from games.views.access import get_game_for_user
-from games.views.page import _cursor, game_context
+from games.views.page import game_context, status_cursor
 from ops.live_hub import DOWN, Listener, hub, register_renderer, sse
 
 #: What ``{% csrf_token %}`` draws in a pushed fragment (``live.js`` swaps in the page's own token):
@@ -133,9 +133,9 @@ def live_payload(game: Game, viewer: Viewer) -> bytes:
 
 
 def live_cursor(game: Game) -> str:
-    """The game page's status cursor now (``games.views.page._cursor``, with who is present)."""
+    """The game page's status cursor now (``games.views.page.status_cursor``, with who is present)."""
     presence = presence_of(game) if game.is_open or game.is_active else {}
-    return _cursor(game, len(game.seats.all()), presence)
+    return status_cursor(game, len(game.seats.all()), presence)
 
 
 def close_connections() -> None:

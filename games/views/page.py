@@ -107,7 +107,7 @@ def game_context(
         "board_template": [f"games/{game.kind}/board.html", "games/generic_board.html"],
         "error": error,
         "presence": presence,
-        "cursor": _cursor(game, len(seats), presence),
+        "cursor": status_cursor(game, len(seats), presence),
         # The board is the costliest part of the page and depends only on these (its forms carry the
         # session's CSRF token, so the session's secret is part of the key; without one, no caching).
         "board_cache": _board_cache_key(request, game, viewer),
@@ -155,7 +155,7 @@ def _log_cache_key(game: Game, viewer: int | None) -> str:
     return f"{game.pk}:{game.last_seq}:{game.status}:{gone}:{viewer}:{get_language()}:{names}"
 
 
-def _cursor(game: Game, seat_count: int, presence: dict[int, Any]) -> str:
+def status_cursor(game: Game, seat_count: int, presence: dict[int, Any]) -> str:
     """What a poll compares to see whether the live region changed (besides seq).
 
     A join changes the seat count; a forfeit (a resignation out of turn in a
@@ -219,7 +219,7 @@ def live_response(
 
 
 def regions_changed(seen: str | None, now: str) -> bool:
-    """Whether the regions outside ``live`` differ between the page's cursor ``seen`` and ``now`` (``_cursor``).
+    """Whether the regions outside ``live`` differ between the page's cursor ``seen`` and ``now`` (``status_cursor``).
 
     They depend on the game's status and the seats' forfeits (a seat handed to a bot loses its
     standing answers), the cursor's first and third fields.
@@ -255,7 +255,7 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     cursor = request.GET.get("v")
     presence = presence_of(game) if game.is_open or game.is_active else {}
     moved = seq != game.last_seq
-    live_changed = moved or (cursor is not None and cursor != _cursor(game, len(game.seats.all()), presence))
+    live_changed = moved or (cursor is not None and cursor != status_cursor(game, len(game.seats.all()), presence))
     # Only lines this viewer is shown count: the page's cursor never reaches the others.
     last_chat = _visible_chat(request, game).order_by("-pk").values_list("pk", flat=True).first() or 0
     chat_changed = last_chat != chat_seen
