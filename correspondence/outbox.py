@@ -38,6 +38,7 @@ from correspondence.emails import absolute, content_for, game_title_of, message_
 from correspondence.models import Notification, NotificationSettings, PushSubscription
 from correspondence.preferences import settings_for
 from correspondence.push import push_send
+from games import policy
 from games.locking import retry_on_deadlock
 from games.models import ChatMessage, Game, Seat, UndoRequest
 from games.presence import is_present
@@ -56,6 +57,8 @@ SWEEP_BATCH = 200
 CHAT_AWAY = timedelta(minutes=15)
 #: At most one chat email per player and game in this time.
 CHAT_EMAIL_GAP = timedelta(hours=1)
+#: Why a row to a suspended (banned) player is skipped (``Notification.last_error``).
+SUSPENDED = "the account is suspended"
 #: A ``sending`` claim older than this is taken to be a dead sender's, and the row may be
 #: claimed again. Longer than a live send can take: the task's hard limit
 #: (``CELERY_TASK_TIME_LIMIT``, 60 s) and several ``EMAIL_TIMEOUT``s, so a slow sender is
@@ -211,7 +214,8 @@ def notification_send(*, notification_id: int) -> bool:
     claim's time, which commits at once, so two senders never both have it
     and no game, user or outbox row stays locked through the SMTP
     conversation (a move in the same game waits for nothing). Then, without
-    a transaction: mark it skipped when the user turned the kind off or it
+    a transaction: mark it skipped when the user turned the kind off, is
+    suspended (a ban: no email and no push while it holds), or it
     no longer applies (the user already moved, or opened the game after it
     became their move), hand it to the daily digest when the user asked for
     one; otherwise render the email in the user's language and time zone
@@ -296,6 +300,11 @@ def _skip_reason(n: Notification) -> str:
         return "no active user"
     if not push and (not user.email or not can_receive_email(user)):
         return "no active user with a verified email address"
+    if policy.is_restricted(user, "move"):
+        # A suspended player may not move, chat, create or join (games.policy: moderation's ban):
+        # news of their games would only call them to games they cannot play. Nothing is sent,
+        # by email or push, while the ban holds; what was skipped stays skipped after it ends.
+        return SUSPENDED
     prefs = settings_for(user)
     if not prefs.wants(n.kind):
         return "turned off by the user"
@@ -389,7 +398,9 @@ def digest_send(*, user_id: int) -> bool:
     mine = Notification.objects.filter(user_id=user_id, status=Status.SENDING, claimed_at=claim)
     rows = list(mine.select_related("user", "game").order_by("created"))
     user = rows[0].user
-    live = [n for n in rows if _still_your_move(n) and settings_for(user).wants(n.kind)]
+    # A suspended player's digest is skipped as each of its rows would be (_skip_reason).
+    banned = policy.is_restricted(user, "move")
+    live = [n for n in rows if not banned and _still_your_move(n) and settings_for(user).wants(n.kind)]
     stale = [n.pk for n in rows if n not in live]
     mine.filter(pk__in=stale).update(status=Status.SKIPPED, last_error="stale at digest time", claimed_at=None)
     if not live:

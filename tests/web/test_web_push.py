@@ -26,9 +26,10 @@ from py_vapid import Vapid
 
 from correspondence import push
 from correspondence.models import Notification, NotificationSettings, PushSubscription
-from correspondence.outbox import notification_send
+from correspondence.outbox import SUSPENDED, notification_send
 from correspondence.sweep import sweep
 from games import services
+from moderation.user_actions import user_ban, user_unban
 from tests.conftest import make_game, user_to_move, user_waiting
 from tests.factories import UserFactory
 
@@ -127,7 +128,7 @@ def test_a_move_sends_one_push_to_the_subscribed_browser(client, push_service):
     # beside the email, from the same outbox: each row sent once
     rows = Notification.objects.filter(user=waiting, kind=Notification.Kind.YOUR_MOVE)
     assert sorted(rows.values_list("channel", "status")) == [("email", "sent"), ("push", "sent")]
-    assert [m.to for m in mail.outbox if "Your move" in m.subject] == [[waiting.email]]
+    assert len([m for m in mail.outbox if "Your move" in m.subject and m.to == [waiting.email]]) == 1
     # the sweep finds nothing left to send: no second push
     sweep()
     assert len(push_service.requests) == 1
@@ -337,3 +338,32 @@ def test_daily_digest_users_still_get_each_move_pushed(client, push_service):
         with translation.override(language):
             shown = client.get(reverse("correspondence:settings"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
         assert "daily digest" not in shown and "Signing out" not in shown and "每日摘要" in shown, language
+
+
+def test_a_banned_player_gets_neither_turn_emails_nor_pushes_while_the_ban_holds(client, push_service):
+    """The walk-through's banned user still got "your move" by email and push; now both stop, and start again after."""
+    game = make_game(UserFactory.create(), UserFactory.create())
+    mover, waiting = user_to_move(game), user_waiting(game)
+    browser = Browser(f"{push_service.url}/push/banned")
+    subscribe(client, waiting, browser)
+    moderator = UserFactory.create(is_staff=True, is_superuser=True)  # the Moderators group is flushed here
+    user_ban(moderator=moderator, user=waiting, reason="cheating")
+    mail.outbox.clear()
+
+    services.game_submit_move(game_id=game.pk, user=mover, move={"act": "add", "n": 1}, expected_seq=0)
+    sweep()
+
+    assert push_service.requests == []
+    assert not [m for m in mail.outbox if waiting.email in m.to]
+    rows = Notification.objects.filter(user=waiting, kind=Notification.Kind.YOUR_MOVE)
+    assert sorted(rows.values_list("channel", "status", "last_error")) == [
+        ("email", "skipped", SUSPENDED),
+        ("push", "skipped", SUSPENDED),
+    ]
+
+    # Once the ban is lifted, the next turn is told again, both ways.
+    user_unban(moderator=moderator, user=waiting)
+    services.game_submit_move(game_id=game.pk, user=waiting, move={"act": "add", "n": 1}, expected_seq=1)
+    services.game_submit_move(game_id=game.pk, user=mover, move={"act": "add", "n": 1}, expected_seq=2)
+    assert [r["path"] for r in push_service.requests] == ["/push/banned"]
+    assert len([m for m in mail.outbox if "Your move" in m.subject and m.to == [waiting.email]]) == 1
