@@ -8,7 +8,9 @@ vacation (``games.policy``).
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
+from django.db.models.signals import post_save
 
 from correspondence import outbox, push
 from correspondence.tasks import outbox_enqueue
@@ -76,9 +78,11 @@ def on_changes_committed(event: events.ChangesCommitted) -> None:
 
 
 def connect() -> None:
-    """Subscribe every listener above, register the vacation source, and forget a browser's push
-    subscription when its session signs out (``push.on_signed_out``). Idempotent."""
+    """Subscribe every listener above, register the vacation source, forget a browser's push
+    subscription when its session signs out (``push.on_signed_out``), and every push subscription
+    of an account deactivated or deleted (``push.on_user_saved``). Idempotent."""
     user_logged_out.connect(push.on_signed_out, dispatch_uid="correspondence-push-signed-out")
+    post_save.connect(push.on_user_saved, sender=settings.AUTH_USER_MODEL, dispatch_uid="correspondence-push-closed")
     events.subscribe(events.GameStarted, on_game_started)
     events.subscribe(events.DecisionsOwed, on_decisions_owed)
     events.subscribe(events.ClockRunningLow, on_clock_running_low)

@@ -181,6 +181,23 @@ def on_signed_out(sender: type, request: Any = None, user: User | None = None, *
         subscription_delete(user=user, endpoint=endpoint)
 
 
+def on_user_saved(sender: type, instance: User, update_fields: Any = None, **kwargs: Any) -> None:
+    """``post_save`` of users: forget every push subscription of an account just deactivated or deleted.
+
+    Nothing is pushed to such an account (``outbox._skip_reason``), but its
+    rows kept the browsers' endpoints and keys, and would bring its notices
+    back to those browsers (maybe someone else's by then) if it were ever
+    reactivated. A browser subscribes again when its player turns
+    notifications on again. Another field saved of an account already closed
+    changes nothing (its subscriptions went when it closed).
+    """
+    if instance.is_active and instance.deleted is None:
+        return
+    if update_fields is not None and not {"is_active", "deleted"} & set(update_fields):
+        return
+    PushSubscription.objects.filter(user_id=instance.pk).delete()
+
+
 def payload_for(n: Notification) -> dict[str, Any]:
     """What the notification shows: the email's subject and first line, and the game's address to open."""
     content = content_for(n)

@@ -20,10 +20,12 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.core import mail
+from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 from py_vapid import Vapid
 
+from accounts.services import user_delete
 from correspondence import push
 from correspondence.models import Notification, NotificationSettings, PushSubscription
 from correspondence.outbox import SUSPENDED, notification_send
@@ -367,3 +369,26 @@ def test_a_banned_player_gets_neither_turn_emails_nor_pushes_while_the_ban_holds
     services.game_submit_move(game_id=game.pk, user=mover, move={"act": "add", "n": 1}, expected_seq=2)
     assert [r["path"] for r in push_service.requests] == ["/push/banned"]
     assert len([m for m in mail.outbox if "Your move" in m.subject and m.to == [waiting.email]]) == 1
+
+
+@pytest.mark.parametrize("how", ["deactivated", "deleted"])
+def test_closing_an_account_drops_its_push_subscriptions(client, push_service, how):
+    """The walk-through found a deactivated account's subscriptions kept: its browsers' endpoints and keys."""
+    closing, staying = UserFactory.create(), UserFactory.create()
+    for n, user in enumerate([closing, closing, staying]):
+        subscribe(Client(), user, Browser(f"{push_service.url}/push/{n}"))
+    assert PushSubscription.objects.filter(user=closing).count() == 2
+
+    if how == "deleted":
+        user_delete(user=closing)
+    else:
+        closing.is_active = False  # as the admin's "active" box does
+        closing.save()
+
+    assert not PushSubscription.objects.filter(user=closing).exists()
+    assert list(PushSubscription.objects.values_list("user_id", flat=True)) == [staying.pk]
+    # Reactivated, it has no browser to push to until one subscribes again.
+    if how == "deactivated":
+        closing.is_active = True
+        closing.save()
+        assert not PushSubscription.objects.filter(user=closing).exists()
