@@ -86,6 +86,11 @@ def _dominion(event: dict[str, Any], who: str, card_name: Callable[[str], str] =
     card: str = event.get("card", "")  # every event that names one card carries it
     count = event.get("count", 0)
     if kind == "play":
+        if event.get("idle"):  # read_plays: a Throne Room with no other Action in hand (rules section 8.17)
+            return _("%(who)s plays %(card)s with no other Action card in hand: it does nothing.") % {
+                "who": who,
+                "card": card_name(card),
+            }
         what = card_list(cards, card_name) if cards else card_name(card)
         return _("%(who)s plays %(cards)s.") % {"who": who, "cards": what}
     if kind == "draw":
@@ -179,24 +184,56 @@ _PLAYS_TWICE = {"Throne Room": 2}
 _TOP_LEVEL = {"buy", "end_turn", "start_turn", "game_over"}
 
 
-def play_depths(events: Sequence[tuple[int, Any]]) -> list[int]:
+def play_depths(events: Sequence[tuple[int, Any]], *, settled: bool = False) -> list[int]:
     """How deep inside Throne Rooms each Dominion event happened (0: played from the hand), in order.
 
-    ``events``: ``(seq, Event)`` pairs, oldest first. A Throne Room's next
-    play (its chosen card) and that card's second play sit one level below
-    it, with everything they cause; a Throne Room chosen by a Throne Room
-    nests again. Worked out from the public ``play`` events alone, so every
-    viewer reads the same nesting. A Throne Room that found no Action to play
-    is not told apart (its player's next play is drawn inside it); that play
-    is rare and a waste of the card.
+    ``events`` and ``settled`` as for :func:`read_plays`, which this reads.
+    """
+    return read_plays(events, settled=settled)[0]
+
+
+def read_plays(events: Sequence[tuple[int, Any]], *, settled: bool = False) -> tuple[list[int], set[int]]:
+    """Read a Dominion log's plays: each event's depth inside Throne Rooms, and which Throne Rooms did nothing.
+
+    Args:
+        events: ``(seq, Event)`` pairs, oldest first (the snapshot's, or a
+            finished game's every event).
+        settled: the position after the last event has the turn's player
+            free to move (``engine.pending`` holds their ``turn`` decision):
+            no Throne Room's choice is open and no play waits on the stack.
+
+    Returns:
+        ``(depths, idle)``: a Throne Room's next play (its chosen card) and
+        that card's second play sit one level below it, with everything they
+        cause, and a Throne Room chosen by a Throne Room nests again;
+        ``idle`` holds the indices of the ``play`` events of Throne Rooms
+        that found no other Action card in hand (legal, and they do nothing,
+        rules section 8.17), so the log can say why nothing followed.
+
+    Worked out from the public ``play`` events alone, so every viewer reads
+    the same, and nothing new is recorded (the engine's events are replayed
+    and compared in the golden games). The rule that makes it decidable:
+    after an idle Throne Room the hand holds no Action, so every later play
+    of that turn is a Throne Room already promised a play (a second play of
+    a card some Throne Room above chose, which finds the same hand and is
+    idle too), and then the turn leaves its Actions. So a Throne Room is
+    idle exactly when the player's plays up to the end of the Action phase
+    are those promised plays, all Throne Rooms; one that chose a card is
+    followed by at least two plays more. While the Action phase has not
+    ended (the last events), only ``settled`` tells an idle Throne Room from
+    one whose choice is still open. Where the events in hand begin inside a
+    turn, or an undo comes in between, the promised plays are not all
+    known: the count is then too small, and a Throne Room is called idle
+    only where it surely was (else it is left plain).
     """
     frames: list[list[Any]] = []  # [chosen card or None, plays left, depth of the Throne Room]
     depth = 0
-    out = []
-    for _seq, event in events:
+    depths: list[int] = []
+    idle: set[int] = set()
+    for index, (_seq, event) in enumerate(events):
         kind = event.kind
         card = event.data.get("card") if kind == "play" else None
-        if kind in _TOP_LEVEL or (kind == "play" and card is None):
+        if kind in _TOP_LEVEL or kind == "undo" or (kind == "play" and card is None):
             frames.clear()
             depth = 0
         elif card is not None:
@@ -209,9 +246,42 @@ def play_depths(events: Sequence[tuple[int, Any]]) -> list[int]:
             else:
                 depth = 0
             if card in _PLAYS_TWICE:
-                frames.append([None, _PLAYS_TWICE[card], depth])
-        out.append(depth)
-    return out
+                promised = sum(frame[1] for frame in frames)
+                if _found_nothing(events, index, promised, settled):
+                    idle.add(index)
+                else:
+                    frames.append([None, _PLAYS_TWICE[card], depth])
+        depths.append(depth)
+    return depths, idle
+
+
+def _found_nothing(events: Sequence[tuple[int, Any]], index: int, promised: int, settled: bool) -> bool:
+    """Whether the Throne Room played at ``events[index]`` found no Action (see :func:`read_plays`).
+
+    ``promised``: the plays still owed by the Throne Rooms around it, as far
+    as the events in hand tell.
+    """
+    player = events[index][1].player
+    plays = 0
+    for _seq, event in events[index + 1 :]:
+        kind = event.kind
+        if kind == "undo":
+            return False  # what follows replays from an earlier position: not known
+        if kind in ("start_turn", "game_over"):
+            return plays == promised
+        if event.player != player:
+            continue  # others' answers owed out of turn (version 3)
+        card = event.data.get("card") if kind == "play" else None
+        if card is None:
+            # Anything else of the player's (Treasures, a buy, the clean-up's draw): the Actions are over.
+            # A chosen card's own effects never come first: its play does.
+            return plays == promised
+        if card not in _PLAYS_TWICE:
+            return False  # an Action other than a promised Throne Room: this one chose it
+        plays += 1
+        if plays > promised:
+            return False
+    return settled and plays == promised
 
 
 def merged_draws(earlier: dict[str, Any], later: dict[str, Any]) -> dict[str, Any] | None:

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from games.engine.undo import retracted_seqs
 from games.errors import GameNotActive
-from games.eventtext import describe, merged_draws, play_depths
+from games.eventtext import describe, merged_draws, read_plays
 from games.models import Game, Seat
 
 if TYPE_CHECKING:
@@ -243,6 +243,7 @@ def game_log(
     limit: int = LOG_LIMIT,
     events: list[tuple[int, Any]] | None = None,
     after_seq: int | None = None,
+    settled: bool = False,
 ) -> list[LogEntry]:
     """Return the last ``limit`` log lines of ``game`` as ``viewer`` may see them, oldest first.
 
@@ -252,8 +253,11 @@ def game_log(
     cards"; everything is shown once the game is over. Without them, it
     falls back to the moves themselves (public in both games). ``viewer``
     is the reader's seat index or None for spectators. With ``after_seq``
-    (and ``events``), only the lines of moves after that seq. Expects
-    ``game.seats`` prefetched with users.
+    (and ``events``), only the lines of moves after that seq. ``settled``:
+    the position after ``events`` has its turn's player free to move
+    (``eventtext.read_plays``, which then tells a Throne Room that found
+    nothing to play from one whose choice is open). Expects ``game.seats``
+    prefetched with users.
     """
 
     names = {s.position: str(s.name) for s in game.seats.all()}
@@ -261,7 +265,7 @@ def game_log(
         seat_names = [names.get(i, "?") for i in range(max(names, default=-1) + 1)]
         reveal_all = game.status == Game.Status.FINISHED
         # The nesting needs the turn from its start: worked out over every event in hand (no text drawn).
-        depths = play_depths(events) if game.kind == "dominion" else [0] * len(events)
+        depths, idle = read_plays(events, settled=settled) if game.kind == "dominion" else ([0] * len(events), set())
         out: list[LogEntry] = []
         above: tuple[int, dict[str, Any]] | None = None  # the line just drawn (the next event in time)
         standing = _standing_seqs(game, events, after_seq)
@@ -278,6 +282,8 @@ def game_log(
             if merged is not None:
                 out.pop()
                 shown = merged
+            if index in idle:  # a Throne Room with no Action to play: the line says why nothing followed
+                shown = {**shown, "idle": True}
             # Card ids marked: the log links each card to its reference entry (games_tags.log_entries).
             text = describe(game.kind, shown, seat_names, mark_cards=True)
             above = None
@@ -308,6 +314,32 @@ def game_log(
         for seq, seat, move in rows
     ]
     return _with_resignations(game, moves, limit=limit, after_seq=None)
+
+
+def replay_lines(game: Game, positions: list[tuple[Any, ...]], step: int, perspective: int, settled: bool) -> list[str]:
+    """The log lines of the move at ``positions[step]`` in a finished game's replay, from ``perspective``'s seat.
+
+    ``positions``: ``services.replay_states(game)`` (``(seq, mover, move,
+    state, events)`` each, the deal first). Everything is shown (the game is
+    over). Dominion's plays are read over the whole game
+    (``eventtext.read_plays``, ``settled`` as ``viewing.turn_free`` says of
+    the last position), so a Throne Room that found no Action says so.
+    Lines with no text (a turn's end) are left out. Card ids are marked, as
+    in the game's log.
+    """
+    names = [str(s.name) for s in game.seats.all()]
+    events = [(seq, e) for seq, _mover, _move, _state, evs in positions for e in evs]
+    idle = read_plays(events, settled=settled)[1] if game.kind == "dominion" else set()
+    first = sum(len(position[4]) for position in positions[:step])
+    lines = []
+    for index, event in enumerate(positions[step][4], start=first):
+        shown = event.for_viewer(perspective, reveal_all=True) or {}
+        if index in idle:
+            shown = {**shown, "idle": True}
+        text = describe(game.kind, shown, names, mark_cards=True)
+        if text:
+            lines.append(text)
+    return lines
 
 
 #: The events a standing answer itself makes (a reveal, a discard, a topdeck, a Library set-aside, a

@@ -76,3 +76,20 @@ def seat_view(game: Game, seat: Seat | None, *, snap: Snapshot | None = None, wi
     elif with_legal and viewer is not None and viewer in game.to_act:
         legal = engine.legal_moves(snap.state, viewer)
     return SeatView(view=view, snapshot=snap, legal=legal)
+
+
+def turn_free(game: Game, snap: Snapshot | None) -> bool:
+    """Whether, at ``snap``, the turn's player is free to make an ordinary turn move (``engine.pending``
+    holds their ``turn`` decision): no card's question of theirs is open and nothing waits on the stack.
+
+    The log's reading of the last plays needs it (``eventtext.read_plays``' ``settled``): a Throne Room
+    with nothing after it either found no Action (the turn goes on) or still waits for its choice. False
+    without a snapshot, and for an engine that no longer replays.
+    """
+    if snap is None:
+        return False
+    try:
+        engine = engine_for(game)
+    except ReplayBroken:
+        return False
+    return any(d.kind == "turn" for d in engine.pending(snap.state))

@@ -285,7 +285,9 @@ def log_text(text: str, kind: str = "") -> str:
     return mark_safe(CARD_MARK_RE.sub(link, escaped))  # noqa: S308 - the parts are escaped or format_html's
 
 
-def _log_lines(game: Any, viewer: int | None, events: list[tuple[int, Any]], limit: int) -> list[str]:
+def _log_lines(
+    game: Any, viewer: int | None, events: list[tuple[int, Any]], limit: int, settled: bool = False
+) -> list[str]:
     """The log's ``<li>`` lines, newest first, at most ``limit``, reusing those drawn for an earlier position.
 
     Each position's lines are its new moves' lines on top of the previous
@@ -295,6 +297,7 @@ def _log_lines(game: Any, viewer: int | None, events: list[tuple[int, Any]], lim
     :func:`_log_tail_key` with their seq; they are reused only when the
     events in hand reach back past that seq, so no move's lines are missing
     (the snapshot keeps its last ``services.RECENT_EVENTS`` events).
+    ``settled``: as for ``selectors.game_log``.
     """
     from django.core.cache import cache
     from django.utils.translation import gettext as _
@@ -304,7 +307,7 @@ def _log_lines(game: Any, viewer: int | None, events: list[tuple[int, Any]], lim
     kept = cache.get(key)
     reuse = kept is not None and events and events[0][0] <= kept[0] <= seq
     title = _("Move number")
-    new = game_log(game, viewer, events=events, limit=limit, after_seq=kept[0] if reuse else None)
+    new = game_log(game, viewer, events=events, limit=limit, after_seq=kept[0] if reuse else None, settled=settled)
     lines = _drawn(title, list(reversed(new)), game.kind)
     if reuse:
         lines = (lines + kept[1])[:limit]
@@ -314,13 +317,18 @@ def _log_lines(game: Any, viewer: int | None, events: list[tuple[int, Any]], lim
 
 
 @register.simple_tag
-def log_entries(log: Any, game: Any = None, viewer: int | None = None, events: Any = None) -> str:
+def log_entries(
+    log: Any, game: Any = None, viewer: int | None = None, events: Any = None, settled: bool = False
+) -> str:
     """A game's log as an ``<ol>``, newest first: from ``events`` when given, else ``log``.
 
     ``log``: ``selectors.game_log`` lines, oldest first (read only without
     ``events``). ``game``, ``viewer``, ``events``: the game, the reader's
     seat and the snapshot's ``(seq, Event)`` pairs, from which the lines are
     drawn by :func:`_log_lines`, reusing the previous position's.
+    ``settled``: the position after ``events`` has its turn's player free
+    to move (``viewing.turn_free``; ``eventtext.read_plays`` reads the last
+    Throne Room by it).
 
     Newest first: the move that just happened is what a correspondence
     player looks for. A tag rather than a template loop: a log has up to a
@@ -331,7 +339,7 @@ def log_entries(log: Any, game: Any = None, viewer: int | None = None, events: A
     from django.utils.translation import gettext as _
 
     if events and game is not None:
-        lines = _log_lines(game, viewer, list(events), LOG_LIMIT)
+        lines = _log_lines(game, viewer, list(events), LOG_LIMIT, bool(settled))
     else:
         title = _("Move number")
         lines = _drawn(title, list(reversed(list(log or []))), getattr(game, "kind", ""))

@@ -25,7 +25,7 @@ from games.models import ChatMessage, Game, Seat
 from games.presence import presence_mark, presence_of, presence_touch
 from games.replay import Snapshot
 from games.standing import StandingForm
-from games.viewing import seat_view
+from games.viewing import seat_view, turn_free
 from games.views.access import (
     AuthenticatedHttpRequest,
     HtmxHttpRequest,
@@ -54,6 +54,8 @@ def game_context(
     shown = seat_view(game, seat, snap=snap)
     view = shown.view
     events = shown.snapshot.events if shown.snapshot is not None else None
+    # Whether a last Throne Room with nothing after it found no Action, or waits for its choice (the log).
+    settled = game.kind == "dominion" and turn_free(game, shown.snapshot)
 
     def chat_lines() -> list[ChatMessage]:
         lines = list(_visible_chat(request, game).select_related("user").order_by("-created", "-pk")[:CHAT_SHOWN])
@@ -80,9 +82,10 @@ def game_context(
         # A bot answers within a second or two: poll faster while one is to act.
         "poll_every": "1s" if game.is_active and any(s.bot for s in seats if s.position in game.to_act) else "5s",
         # Built only when the log's cached fragment is missing (a new position, or another reader).
-        "log": SimpleLazyObject(partial(selectors.game_log, game, viewer, events=events)),
+        "log": SimpleLazyObject(partial(selectors.game_log, game, viewer, events=events, settled=settled)),
         # What the log is drawn from, extending the lines drawn for the previous position (games_tags.log_entries).
         "log_events": events,
+        "log_settled": settled,
         "log_cache": _log_cache_key(game, viewer),
         "chat": chat,
         "chat_cursor": SimpleLazyObject(lambda: chat[-1].pk if chat else 0),

@@ -10,8 +10,8 @@ from django.views.decorators.http import require_safe
 
 from games import selectors, services
 from games.engine.undo import retracted_seqs
-from games.eventtext import describe
-from games.replay import ReplayBroken, engine_for
+from games.replay import ReplayBroken, Snapshot, engine_for
+from games.viewing import turn_free
 from games.views.access import get_game_for_user
 from ops.responses import bad_request
 
@@ -70,7 +70,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     except ValueError:
         return bad_request(request, _("Step and seat must be numbers."))
     engine = engine_for(game)
-    seq, mover, move, state, events = positions[step]
+    seq, mover, move, state, _events = positions[step]
     # A move later taken back is shown as played, marked (games.engine.undo).
     taken_back = retracted_seqs((s, m) for s, _p, m, _st, _e in positions[1:]).get(seq)
     view = engine.view(state, perspective, reveal_all=True)
@@ -78,9 +78,8 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     view["decision"] = None
     names = [str(s.name) for s in seats]
     # Card ids marked: the template's log_text links each card to its reference entry, as the game's log does.
-    lines = [
-        describe(game.kind, e.for_viewer(perspective, reveal_all=True) or {}, names, mark_cards=True) for e in events
-    ]
+    settled = game.kind == "dominion" and turn_free(game, Snapshot(positions[-1][3], []))
+    lines = selectors.replay_lines(game, positions, step, perspective, settled)
     # Who resigned right after this move (after none: at the deal), as the game's log says it.
     resigned = [entry.text for entry in selectors.resignation_lines(game) if entry.seq == seq]
     context = {
@@ -95,7 +94,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "step": step,
         "last": last,
         "mover": names[mover] if mover is not None else "",
-        "lines": [line for line in lines if line],
+        "lines": lines,
         "resigned": resigned,
         "board_template": [f"games/{game.kind}/board.html", "games/generic_board.html"],
         "replaying": True,
