@@ -101,9 +101,11 @@ def game_withdraw_player(*, game_id: int, user: User, by_moderator: bool = False
     The site's forfeit rule (``games.lifecycle.seat_forfeit_locked``): the
     seat ranks last; with one other player left the game ends, with more a
     bot plays the seat to the end. Said as a resignation to the others, or
-    as a moderator's forfeit when ``by_moderator``. Nothing happens to a
-    game that is not running or a seat already given up, so a repeated call
-    is harmless.
+    as a moderator's forfeit when ``by_moderator``. A frozen game (its log
+    no longer replays) loses the seat too: with one other player left it
+    ends, so it does not hold up the event's round (``seat_forfeit_locked``).
+    Nothing happens to a game that has ended or a seat already given up, so
+    a repeated call is harmless.
 
     Returns:
         True if a seat was forfeited now.
@@ -113,7 +115,7 @@ def game_withdraw_player(*, game_id: int, user: User, by_moderator: bool = False
     """
     with transaction.atomic():
         game = lock_game(game_id)
-        if not game.is_active:
+        if not (game.is_active or game.is_frozen):
             return False
         seat = game.seats.filter(user=user).first()
         if seat is None or seat.given_up:

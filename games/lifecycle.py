@@ -334,7 +334,18 @@ def seat_forfeit_locked(
     Caller holds the game's lock; ``now`` (UTC) is when the forfeit began,
     before it wrote any row. Publishes ``SeatForfeited`` (and
     ``GameFinished`` when it ends the game).
+
+    A frozen game (its log no longer replays: ``game_freeze``) may lose a
+    seat too, when its player leaves the event it belongs to
+    (``games.arranged.game_withdraw_player``): no engine is needed, since no
+    bot can play on in it. With fewer than two players (or no person) left
+    it ends by the same rule, the seats still in tied, so the event's round
+    is not held up by it; otherwise it stays frozen, the seat ranked last,
+    until a moderator settles it.
     """
+    if game.is_frozen:
+        _seat_forfeit_frozen(game, seat, now, resigned=resigned, by_moderator=by_moderator)
+        return
     engine = engine_for(game)
     seat.forfeited = True
     seat.resigned = resigned
@@ -370,6 +381,24 @@ def seat_forfeit_locked(
         finish(game, engine, None)
         game.save(update_fields=["status", "finished", "to_act", "deadline"])
     on_commit_fan_out(game, since=now)
+
+
+def _seat_forfeit_frozen(game: Game, seat: Seat, now: datetime, *, resigned: bool, by_moderator: bool) -> None:
+    """:func:`seat_forfeit_locked` for a frozen game: mark the seat; end the game if too few are left. Lock held."""
+    seat.forfeited = True
+    seat.resigned = resigned
+    seat.forfeited_by_moderator = by_moderator
+    seat.timed_out = now
+    seat.forfeit_seq = game.last_seq
+    seat.save(update_fields=["forfeited", "resigned", "forfeited_by_moderator", "timed_out", "forfeit_seq"])
+    playing = [s for s in game.seats.all() if not s.forfeited and s.pk != seat.pk]
+    game_over = len(playing) < 2 or not any(s.user_id is not None and not s.bot_played for s in playing)
+    log.info("game %s (frozen): seat %s forfeited", game.pk, seat.position)
+    events.publish(events.SeatForfeited(game=game, seat=seat, game_over=game_over))
+    if game_over:
+        finish(game, None, None)  # no state: the seats still in tie, the forfeited rank last
+        game.save(update_fields=["status", "finished", "to_act", "deadline"])
+    on_commit_fan_out(game, since=now, bot_to_act=False)
 
 
 def game_expire(*, game_id: int) -> bool:

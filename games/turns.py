@@ -56,15 +56,16 @@ def update_turn_fields(
         events.publish(events.DecisionsOwed(game=game, seats=started))
 
 
-def finish(game: Game, engine: Engine, state: Any, *, seats: list[Seat] | None = None) -> None:
+def finish(game: Game, engine: Engine | None, state: Any, *, seats: list[Seat] | None = None) -> None:
     """Write the result to the seats, mark the game finished, publish ``GameFinished``. Lock held.
 
     ``state`` is None when a forfeit ends the game early (no engine result:
-    the seats still playing tie). The caller saves ``status``, ``finished``,
+    the seats still playing tie); ``engine`` may be None then (a frozen
+    game's). The caller saves ``status``, ``finished``,
     ``to_act`` and ``deadline``. ``seats``: the game's seats read under the
     lock, if the caller has them.
     """
-    result = engine.result(state) if state is not None else None
+    result = engine.result(state) if engine is not None and state is not None else None
     if seats is None:
         seats = list(game.seats.all())
     # Forfeited seats rank last whatever their score.

@@ -118,7 +118,10 @@ def tournament_withdraw(*, tournament_id: int, user: User, by_moderator: bool = 
     A withdrawn player is not paired again, and each of their running games
     in the tournament is forfeited by the site's forfeit rule (ranked last;
     a two-player game ends, a bot plays on at a larger table), said as a
-    resignation (or a moderator's forfeit when ``by_moderator``).
+    resignation (or a moderator's forfeit when ``by_moderator``). Their
+    frozen games too (``games.services.game_withdraw_player``): a frozen
+    two-player game ends with the other player first, so it does not hold
+    up the round; a frozen larger table waits for a moderator, as it would anyway.
 
     Returns:
         The withdrawn Entry, or None when the entry was simply removed before the start.
@@ -142,7 +145,9 @@ def tournament_withdraw(*, tournament_id: int, user: User, by_moderator: bool = 
         entry.removed = by_moderator
         entry.save(update_fields=["withdrawn", "removed"])
         running = Game.objects.filter(
-            tournament_table__round__tournament=tournament, status=Game.Status.ACTIVE, seats__user=user
+            tournament_table__round__tournament=tournament,
+            status__in=[Game.Status.ACTIVE, Game.Status.FROZEN],
+            seats__user=user,
         ).values_list("pk", flat=True)
         for game_id in list(running):
             games.game_withdraw_player(game_id=game_id, user=user, by_moderator=by_moderator)

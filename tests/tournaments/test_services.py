@@ -13,8 +13,11 @@ from django.utils import timezone
 
 from accounts.services import user_delete
 from correspondence.models import Notification
+from games import services as games_services
 from games.autoplay import game_timeout
+from games.lifecycle import game_freeze
 from games.models import Game, Seat
+from games.replay import ReplayBroken
 from moderation.models import ModerationAction, Notice
 from moderation.user_actions import banned_seats_forfeit, user_ban
 from ratings.models import RatingChange
@@ -106,6 +109,57 @@ def test_a_withdrawal_mid_round_forfeits_the_game_and_leaves_later_rounds(modera
     after = TableSeat.objects.filter(table__round__tournament=t, table__round__number__gt=1)
     assert not after.filter(entry__user=quitter).exists()
     assert after.count() == 3  # two at a game, one bye
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_withdrawal_ends_its_frozen_game_so_the_round_can_finish(moderator, client):
+    """The walk-through: a withdrawn player's frozen game (its engine version gone) kept its round open for good."""
+    t = make_tournament(moderator, rounds=3)
+    users = sign_up(t, 4)
+    services.tick(now=later())
+    quitter = users[0]
+    table = Table.objects.get(round__tournament=t, round__number=1, seats__entry__user=quitter)
+    assert table.game_id is not None
+    game_freeze(game_id=table.game_id, broken=ReplayBroken(table.game_id, 0, "engine version withdrawn"))
+    Game.objects.filter(pk=table.game_id).update(engine_version=999)  # nothing can replay or play it now
+    other = Table.objects.filter(round__tournament=t, round__number=1, game__isnull=False).exclude(pk=table.pk).get()
+    assert other.game_id is not None
+    play_out(other.game_id, "first")
+    t.refresh_from_db()
+    assert t.current_round == 1  # the frozen game holds the round
+
+    services.tournament_withdraw(tournament_id=t.pk, user=quitter)
+
+    game = Game.objects.get(pk=table.game_id)
+    assert game.status == "finished"
+    mine = game.seats.get(user=quitter)
+    theirs = game.seats.exclude(user=quitter).get()
+    assert mine.forfeited and mine.resigned and (mine.rank, theirs.rank) == (2, 1)
+    points = dict(TableSeat.objects.filter(table=table).values_list("entry__user_id", "points"))
+    assert points == {quitter.pk: 0.0, theirs.user_id: 1.0}
+    t.refresh_from_db()
+    assert t.current_round == 2 and not TableSeat.objects.filter(table__round__number=2, entry__user=quitter).exists()
+    client.force_login(theirs.user)
+    assert client.get(game.get_absolute_url()).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_frozen_larger_table_waits_for_a_moderator_until_one_player_is_left():
+    a, b, c = (UserFactory.create() for _ in range(3))
+    game = games_services.game_create_arranged(
+        players=[a, b, c], kind="counter", options={"target": 10}, rated=False, time_per_move=timedelta(days=1)
+    )
+    game_freeze(game_id=game.pk, broken=ReplayBroken(game.pk, 0, "engine version withdrawn"))
+    Game.objects.filter(pk=game.pk).update(engine_version=999)
+
+    assert games_services.game_withdraw_player(game_id=game.pk, user=a)
+    game.refresh_from_db()
+    assert game.status == "frozen" and game.seats.get(user=a).forfeited  # b and c wait for a moderator
+    assert games_services.game_withdraw_player(game_id=game.pk, user=b)
+    game.refresh_from_db()
+    ranks = dict(game.seats.values_list("user_id", "rank"))
+    assert game.status == "finished" and ranks == {c.pk: 1, b.pk: 2, a.pk: 3}
+    assert not games_services.game_withdraw_player(game_id=game.pk, user=c)  # over: nothing happens
 
 
 @pytest.mark.django_db(transaction=True)
