@@ -10,11 +10,14 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.dominion.cards import KINGDOM_CARDS
 from games.forms import time_control_label
+from games.i18n import GAME_NAMES
 from games.services import TIME_CONTROLS
 from matchmaking.services import DEFAULT_LIFETIME, MAX_BANS, QUICK_TIME_PER_MOVE, SEEK_LIFETIMES
 
 #: The table sizes a seek may ask for: the value, and (min, max).
 SIZES: dict[str, tuple[int, int]] = {"2": (2, 2), "3": (3, 3), "4": (4, 4), "2-4": (2, 4)}
+#: The games a seek may be for, each named in the reader's language (Domaine is 领域 in the Chinese pages).
+KINDS = list(GAME_NAMES.items())
 #: Ratings a range may name (the displayed scale starts at 1500 for a newcomer).
 RATING_BOUNDS = (0, 4000)
 
@@ -22,7 +25,7 @@ RATING_BOUNDS = (0, 4000)
 class SeekForm(forms.Form):
     """A seek's options: game, players, rated, time per move, the opponents' ratings, how long it waits."""
 
-    kind = forms.ChoiceField(label=_("Game"), choices=[("dominion", "Dominion"), ("domaine", "Domaine")])
+    kind = forms.ChoiceField(label=_("Game"), choices=KINDS)
     players = forms.ChoiceField(
         label=_("Players"),
         choices=[("2", "2"), ("3", "3"), ("4", "4"), ("2-4", _("2 to 4"))],
@@ -90,7 +93,7 @@ class SeekForm(forms.Form):
 class QuickForm(forms.Form):
     """The lobby's one-button pairing: which game, rated or not, how many players."""
 
-    kind = forms.ChoiceField(choices=[("dominion", "Dominion"), ("domaine", "Domaine")])
+    kind = forms.ChoiceField(choices=KINDS)
     rated = forms.TypedChoiceField(choices=[("1", "1"), ("0", "0")], coerce=lambda v: v == "1")
     players = forms.TypedChoiceField(choices=[("2", "2"), ("3", "3"), ("4", "4")], coerce=int, required=False)
 

@@ -6,6 +6,9 @@ import re
 from html import unescape
 from urllib.parse import parse_qs, urlparse
 
+import pytest
+from django.urls import reverse
+
 from games.domaine_board import edges_by_square, focus_sides
 from games.engine.domaine.cards import CARDS
 from games.engine.registry import get_engine
@@ -90,3 +93,17 @@ def test_the_hints_say_there_is_no_income_until_a_domain_holds_a_mine(domaine):
     # With income, no such line.
     view["players"][seat]["income"] = 2
     assert not any("No income yet" in line for line in domaine_lines(view, seat, True))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "first", "then"),
+    [("en", "First choose a knight of another player", "Then place one of your knights"), ("zh-hans", "先选", "再把")],
+)
+def test_the_desertion_text_gives_its_two_steps_in_the_order_the_page_asks_them(client, language, first, then):
+    """The walk-through found the one-sentence Desertion hard to follow; the play asks for the knight to remove,
+    then for the square of the new knight, and the card reference says it in that order."""
+    page = client.get(reverse("guide:cards", args=["domaine"]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    text = unescape(re.sub(r"<[^>]+>", "", page))
+    assert first in text and then in text
+    assert text.index(first) < text.index(then)
