@@ -10,12 +10,16 @@ move and ``retry_after`` on a rate limit (as the ``Retry-After`` header).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import wraps
 from http import HTTPStatus
+from inspect import iscoroutinefunction
 from typing import Any
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.http.response import HttpResponseBase
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -67,6 +71,7 @@ def _titles() -> dict[int, str]:
         404: _("Not Found"),
         409: _("Conflict"),
         422: _("Unprocessable Entity"),
+        405: _("Method Not Allowed"),
         429: _("Too Many Requests"),
     }
 
@@ -94,6 +99,34 @@ def problem_response(problem: Problem) -> HttpResponse:
     for name, value in problem.headers.items():
         response[name] = value
     return response
+
+
+def methods_as_problems(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap one of django-ninja's path views so that a method the address does not take is a 405 as problem
+    details (with its ``Allow`` header), as every other refusal of the API, instead of ninja's plain text
+    page. ``view`` may be async (ninja makes one where an operation is); the wrapper is the same kind."""
+
+    def answer(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        if not isinstance(response, HttpResponseNotAllowed):
+            return response
+        detail = _("This address does not take %(method)s requests.") % {"method": request.method}
+        problem = problem_response(Problem(HTTPStatus.METHOD_NOT_ALLOWED, "method_not_allowed", detail))
+        problem["Allow"] = response["Allow"]
+        return problem
+
+    if iscoroutinefunction(view):
+
+        @wraps(view)
+        async def async_view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            return answer(request, await view(request, *args, **kwargs))
+
+        return async_view
+
+    @wraps(view)
+    def sync_view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        return answer(request, view(request, *args, **kwargs))
+
+    return sync_view
 
 
 def account_suspended(until: datetime | None) -> Problem:

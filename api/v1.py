@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
+from django.urls import URLPattern, URLResolver
 from ninja import NinjaAPI
 
 from api import gameshapes, problems
@@ -26,6 +27,14 @@ class HeraldAPI(NinjaAPI):
         response = super().create_response(request, data, *args, **kwargs)
         response["Cache-Control"] = problems.NO_STORE
         return response
+
+    def _get_urls(self) -> list[URLResolver | URLPattern]:
+        """Ninja's URLs, each answering a method it does not take as problem details (``methods_as_problems``)."""
+        urls = super()._get_urls()
+        for url in urls:
+            if isinstance(url, URLPattern):
+                url.callback = problems.methods_as_problems(url.callback)
+        return urls
 
     def get_openapi_schema(self, *args: Any, **kwargs: Any) -> Any:
         """The generated schema, with the games' shapes (``api.gameshapes``) among its components, and every 4xx

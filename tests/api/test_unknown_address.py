@@ -26,3 +26,18 @@ def test_the_documented_addresses_still_answer(client):
     assert client.get("/api/v1/").status_code == 302
     assert client.get("/api/v1/docs").status_code == 200
     assert client.get("/api/v1/me").status_code == 401
+
+
+@pytest.mark.parametrize(
+    ("method", "path"), [("put", "/api/v1/games/1"), ("delete", "/api/v1/me"), ("patch", "/api/v1/games")]
+)
+def test_a_method_an_address_does_not_take_answers_problem_details_with_allow(client, method, path):
+    """Ninja answered these with a plain-text page: a program reading the API meets only problem details."""
+    response = getattr(client, method)(path)
+    assert response.status_code == 405
+    assert response["Content-Type"] == "application/problem+json"
+    assert response["Allow"]
+    body = response.json()
+    assert body["status"] == 405 and body["code"] == "method_not_allowed" and method.upper() in body["detail"]
+    translated = getattr(client, method)(path, HTTP_ACCEPT_LANGUAGE="zh-hans").json()
+    assert translated["title"] != "Method Not Allowed" and translated["detail"] != body["detail"]
