@@ -22,12 +22,15 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import live, services
+from games.eventtext_domaine import card_name
 from games.models import Game
 from games.views.live import CSRF_PLACEHOLDER, _viewer, live_cursor, render_game_views
 from ops.live_hub import publish
 from tests.conftest import make_game, user_to_move
 from tests.factories import UserFactory
 from tests.tournaments.conftest import make_tournament
+from tests.web.test_domaine_views import at_step, bot_moves
+from tests.web.test_domaine_views import hand_on_page as domaine_hand_on_page
 from tests.web.test_dominion_pages import names_drawn, play_with_bots
 
 pytestmark = pytest.mark.django_db
@@ -105,6 +108,29 @@ def test_each_viewers_stream_draws_that_viewers_page_and_no_other_hand(dominion_
         else:
             assert hand_in(html) is None
             assert names_drawn(html, player.shown_name) == [] and names_drawn(html, opponent.shown_name) == []
+
+
+def test_a_domaine_stream_carries_only_the_viewers_own_hand_and_never_the_deck(player, opponent, outsider):
+    """Domaine hides the other hand and the deck: no stream's payload names them, for seats, spectators or visitors."""
+    game = bot_moves(make_game(player, opponent, kind="domaine"), until=at_step("play"))
+    state = services.state_at(game)
+    hands = {s.user_id: list(state.players[s.position].hand) for s in game.seats.all()}
+    everyone_sees = set(state.display)
+    for user in (player, opponent, outsider, None):
+        status, events = first_events(user, stream_url(game))
+        assert status == HTTPStatus.OK
+        [(name, data)] = events
+        assert name == "live" and data["seq"] == game.last_seq
+        html = data["html"]
+        mine = hands.get(user.pk, []) if user is not None else []
+        assert sorted(domaine_hand_on_page(html)) == sorted(mine)
+        secret = ({c for h in hands.values() for c in h} | set(state.deck[:3])) - set(mine) - everyone_sees
+        assert secret, "something is hidden from this viewer"
+        for card in secret:
+            assert f'data-card="{card}"' not in html
+            assert f'class="dm-card-name">{card_name(card)}</strong>' not in html
+            assert f'"card": "{card}"' not in html and f"&quot;card&quot;:&quot;{card}&quot;" not in html
+        assert '"deck"' not in html and "view-dump" not in html and "seed" not in html
 
 
 def test_one_render_per_view_and_each_key_gets_its_own_seats_eyes(dominion_game, player, opponent, outsider):
