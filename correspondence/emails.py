@@ -135,7 +135,12 @@ def _content_lines(n: Notification) -> dict[str, Any]:
         else:
             subject = _("%(name)s ran out of time in %(game)s") % {"name": name, "game": title}
             lines.append(_("%(name)s ran out of time in %(game)s.") % {"name": name, "game": title})
-        if n.data.get("game_over"):
+        if n.data.get("aborted"):
+            lines.append(
+                _("They had not made a move yet, so %(game)s is aborted: it has no result and is not rated.")
+                % {"game": title}
+            )
+        elif n.data.get("game_over"):
             # The only email the others get for a forfeit that ends the game (see
             # outbox.notify_game_over), so it carries the result too.
             lines.append(_("%(game)s is over. The result:") % {"game": title})

@@ -40,7 +40,7 @@ def on_clock_running_low(event: events.ClockRunningLow) -> None:
 
 def on_seat_forfeited(event: events.SeatForfeited) -> None:
     """Owe the other players "X ran out of time" (or resigned, or was forfeited)."""
-    outbox.notify_timed_out(game=event.game, seat=event.seat, game_over=event.game_over)
+    outbox.notify_timed_out(game=event.game, seat=event.seat, game_over=event.game_over, aborted=event.aborted)
 
 
 def on_game_finished(event: events.GameFinished) -> None:

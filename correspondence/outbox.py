@@ -135,11 +135,12 @@ def notify_game_over(*, game: Game) -> None:
     _notify(people.values_list("user_id", flat=True), game, Kind.GAME_OVER, game.last_seq)
 
 
-def notify_timed_out(*, game: Game, seat: Seat, game_over: bool) -> None:
+def notify_timed_out(*, game: Game, seat: Seat, game_over: bool, aborted: bool = False) -> None:
     """Owe "a player timed out" (or resigned, or a moderator forfeited them) to the other people still playing.
 
     The event's key is the forfeited seat's position, not the game's seq: a
     seat forfeits once, and two seats may forfeit with no move between them.
+    ``aborted``: the forfeit came at move 0 and aborted the game (the email says so, with no result).
     """
     others = game.seats.filter(bot="").exclude(user=None).exclude(pk=seat.pk).values_list("user_id", flat=True)
     data = {
@@ -147,6 +148,7 @@ def notify_timed_out(*, game: Game, seat: Seat, game_over: bool) -> None:
         "game_over": game_over,
         "resigned": seat.resigned,
         "by_moderator": seat.forfeited_by_moderator,
+        "aborted": aborted,
     }
     _notify(others, game, Kind.TIMED_OUT, seat.position, data)
 

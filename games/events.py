@@ -143,11 +143,16 @@ class SeatForfeited:
         game: the Game after the forfeit.
         seat: the seat, with ``resigned`` / ``forfeited_by_moderator`` saying why.
         game_over: whether the forfeit ended the game (else a bot plays the seat).
+        aborted: the seat resigned or timed out at move 0, before a move of its
+            own (``games.leaving.at_move_0``), so the forfeit aborted the game
+            (``GameCancelled`` follows, why ``"move_0"``): no result, not rated,
+            in no statistics.
     """
 
     game: Game
     seat: Seat
     game_over: bool
+    aborted: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,8 +178,10 @@ class GameCancelled:
         game: the Game, now aborted.
         why: ``"creator"`` (cancelled before it started), ``"expired"`` (nobody
             joined in ``games.lifecycle.OPEN_GAME_LIFETIME``), ``"moderator"``,
-            or ``"event"`` (the tournament it was arranged for was cancelled:
-            ``games.arranged.game_cancel_arranged``).
+            ``"event"`` (the tournament it was arranged for was cancelled:
+            ``games.arranged.game_cancel_arranged``), or ``"move_0"`` (a seat
+            resigned or timed out at move 0, before a move of its own:
+            ``games.leaving.at_move_0``). Kept as ``Game.cancel_reason``.
         was: the status it had before.
     """
 

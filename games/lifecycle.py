@@ -11,6 +11,12 @@ seats, or no unforfeited person, remain, the game ends now; otherwise a bot
 plays the seat to the end (``Seat.bot`` is set and ``Seat.user`` kept, so
 the page can say who left).
 
+Move 0 (lichess's abort): a player who resigns or runs out of time before
+a move of their own (``games.leaving.at_move_0``) aborts the game instead:
+no result, not rated, in no statistics or rating history. Not a
+moderator's forfeit (a moderator decides, and may abort), nor a game whose
+result an app needs (``policy.result_required``: a tournament's table).
+
 All timestamps are timezone-aware UTC.
 """
 
@@ -36,6 +42,7 @@ from games.engine.core import Engine, InvalidOptions
 from games.engine.registry import get_engine
 from games.errors import CannotJoin, GameNotActive, NotYourMove
 from games.fanout import on_commit_cache_and_fan_out, on_commit_fan_out
+from games.leaving import MOVE_0, at_move_0, seat_forfeit_frozen
 from games.locking import lock_game
 from games.models import Game, Invitation, Seat
 from games.replay import ReplayBroken, Snapshot, engine_for
@@ -252,8 +259,9 @@ def game_cancel(*, game_id: int, user: User) -> Game:
         if not game.is_open:
             raise GameNotActive(_("Only a game that has not started can be cancelled."))
         game.status = Game.Status.ABORTED
+        game.cancel_reason = "creator"
         game.finished = timezone.now()
-        game.save(update_fields=["status", "finished"])
+        game.save(update_fields=["status", "cancel_reason", "finished"])
         events.publish(events.GameCancelled(game=game, why="creator", was=Game.Status.OPEN))
     return game
 
@@ -303,7 +311,8 @@ def game_resign(*, game_id: int, user: User) -> Game:
     With one other player left the game ends (and is rated as finished);
     with more, a bot plays the seat to the end so the others can finish,
     exactly as after a timeout (:func:`seat_forfeit_locked`). The others are
-    told ("... resigned").
+    told ("... resigned"). At move 0 (the user has not made a move of
+    their own yet: ``games.leaving.at_move_0``) the game is aborted instead, unrated.
 
     Returns:
         The Game after the resignation.
@@ -335,30 +344,36 @@ def seat_forfeit_locked(
     before it wrote any row. Publishes ``SeatForfeited`` (and
     ``GameFinished`` when it ends the game).
 
-    A frozen game (its log no longer replays: ``game_freeze``) may lose a
-    seat too, when its player leaves the event it belongs to
-    (``games.arranged.game_withdraw_player``): no engine is needed, since no
-    bot can play on in it. With fewer than two players (or no person) left
-    it ends by the same rule, the seats still in tied, so the event's round
-    is not held up by it; otherwise it stays frozen, the seat ranked last,
-    until a moderator settles it.
+    A seat that resigned or timed out at move 0 (``games.leaving.at_move_0``;
+    not ``by_moderator``, nor a game whose result an app needs:
+    ``policy.result_required``) aborts the game (:func:`game_abort_locked`,
+    why ``"move_0"``), the seat still marked as it left (its clock and the
+    matcher's count of timeouts say so); ``SeatForfeited`` says ``aborted``.
+
+    A frozen game loses a seat too when its player leaves the event it
+    belongs to (``games.arranged.game_withdraw_player``), without an engine:
+    ``games.leaving.seat_forfeit_frozen``.
     """
     if game.is_frozen:
-        _seat_forfeit_frozen(game, seat, now, resigned=resigned, by_moderator=by_moderator)
+        seat_forfeit_frozen(game, seat, now, resigned=resigned, by_moderator=by_moderator)
         return
-    engine = engine_for(game)
+    seats = list(game.seats.all())
+    seats = [seat if s.pk == seat.pk else s for s in seats]
+    # A moderator's forfeit (or the ban sweep's) is a decision about the player, kept as one:
+    # a moderator who wants no result aborts the game instead.
+    abort = not by_moderator and at_move_0(game, seat) and not policy.result_required(game)
+    engine = None if abort else engine_for(game)  # an abort needs no engine (no bot plays on)
     seat.forfeited = True
     seat.resigned = resigned
     seat.forfeited_by_moderator = by_moderator
     seat.timed_out = now
     seat.forfeit_seq = game.last_seq  # the log and the replay say so after this move
     seat.clock_started = seat.deadline = seat.warn_at = None
-    seats = list(game.seats.all())
-    seats = [seat if s.pk == seat.pk else s for s in seats]
     playing = [s for s in seats if not s.forfeited]
     people = [s for s in playing if s.user_id is not None and not s.bot_played]
-    keep_going = len(playing) >= 2 and bool(people)
+    keep_going = engine is not None and len(playing) >= 2 and bool(people)
     if keep_going:
+        assert engine is not None  # for mypy: keep_going says so
         seat.bot = timeout_bot(engine)
     fields = [
         "forfeited",
@@ -372,33 +387,17 @@ def seat_forfeit_locked(
     ]
     seat.save(update_fields=[*fields, "bot"])
     how = "resigned" if resigned else "by a moderator" if by_moderator else "on time"
-    log.info("game %s: seat %s forfeited (%s)", game.pk, seat.position, how)
-    events.publish(events.SeatForfeited(game=game, seat=seat, game_over=not keep_going))
-    if keep_going:
+    log.info("game %s: seat %s forfeited (%s)%s", game.pk, seat.position, how, " at move 0" if abort else "")
+    events.publish(events.SeatForfeited(game=game, seat=seat, game_over=not keep_going, aborted=abort))
+    if abort:
+        game_abort_locked(game, why=MOVE_0)
+    elif keep_going:
         clocks.clocks_update(game, set(game.to_act), now)
         game.save(update_fields=["deadline"])
     else:
         finish(game, engine, None)
         game.save(update_fields=["status", "finished", "to_act", "deadline"])
-    on_commit_fan_out(game, since=now)
-
-
-def _seat_forfeit_frozen(game: Game, seat: Seat, now: datetime, *, resigned: bool, by_moderator: bool) -> None:
-    """:func:`seat_forfeit_locked` for a frozen game: mark the seat; end the game if too few are left. Lock held."""
-    seat.forfeited = True
-    seat.resigned = resigned
-    seat.forfeited_by_moderator = by_moderator
-    seat.timed_out = now
-    seat.forfeit_seq = game.last_seq
-    seat.save(update_fields=["forfeited", "resigned", "forfeited_by_moderator", "timed_out", "forfeit_seq"])
-    playing = [s for s in game.seats.all() if not s.forfeited and s.pk != seat.pk]
-    game_over = len(playing) < 2 or not any(s.user_id is not None and not s.bot_played for s in playing)
-    log.info("game %s (frozen): seat %s forfeited", game.pk, seat.position)
-    events.publish(events.SeatForfeited(game=game, seat=seat, game_over=game_over))
-    if game_over:
-        finish(game, None, None)  # no state: the seats still in tie, the forfeited rank last
-        game.save(update_fields=["status", "finished", "to_act", "deadline"])
-    on_commit_fan_out(game, since=now, bot_to_act=False)
+    on_commit_fan_out(game, since=now, bot_to_act=False if abort else None)
 
 
 def game_expire(*, game_id: int) -> bool:
@@ -413,8 +412,9 @@ def game_expire(*, game_id: int) -> bool:
         if not game.is_open or game.created > timezone.now() - OPEN_GAME_LIFETIME:
             return False
         game.status = Game.Status.ABORTED
+        game.cancel_reason = "expired"
         game.finished = timezone.now()
-        game.save(update_fields=["status", "finished"])
+        game.save(update_fields=["status", "cancel_reason", "finished"])
         events.publish(events.GameCancelled(game=game, why="expired", was=Game.Status.OPEN))
         on_commit_fan_out(game, since=since, bot_to_act=False)
     return True
@@ -452,8 +452,9 @@ def game_freeze(*, game_id: int, broken: ReplayBroken) -> bool:
 def game_abort_locked(game: Game, why: str = "moderator") -> str:
     """Abort ``game`` whatever its status (a moderator's decision): clocks stop, no result. Lock held.
 
-    Publishes ``GameCancelled`` (``why``: "moderator", or "event" when the
-    event the game belonged to was cancelled). Reversing rating changes of a
+    Publishes ``GameCancelled`` (``why``: "moderator", "event" when the
+    event the game belonged to was cancelled, "move_0" when a seat left it
+    at move 0: :func:`seat_forfeit_locked`), and keeps ``why`` as ``Game.cancel_reason``. Reversing rating changes of a
     finished game is the caller's business (``moderation``).
 
     Returns:
@@ -464,10 +465,11 @@ def game_abort_locked(game: Game, why: str = "moderator") -> str:
     clocks.clocks_stop_all(seats)
     Seat.objects.bulk_update(seats, clocks.CLOCK_FIELDS)
     game.status = Game.Status.ABORTED
+    game.cancel_reason = why
     game.finished = game.finished or timezone.now()
     game.to_act = []
     game.deadline = None
-    game.save(update_fields=["status", "finished", "to_act", "deadline"])
+    game.save(update_fields=["status", "cancel_reason", "finished", "to_act", "deadline"])
     events.publish(events.GameCancelled(game=game, why=why, was=was))
     return was
 

@@ -50,6 +50,9 @@ class Game(models.Model):
             until then (``games.grace``); null when none waits (UTC).
         frozen_reason: why a frozen game stopped (status ``frozen``: its log no
             longer replays under its engine version); for moderators, never shown to players.
+        cancel_reason: why an aborted game was cancelled (``events.GameCancelled.why``:
+            "creator", "expired", "moderator", "event", "move_0"); "" otherwise, and for
+            games cancelled before it was kept.
     """
 
     class Clock(models.TextChoices):
@@ -90,6 +93,7 @@ class Game(models.Model):
     forced_due = models.DateTimeField(null=True, blank=True)
     # A database default too, so the load seeder's COPY need not name it.
     frozen_reason = models.CharField(max_length=500, blank=True, default="", db_default="")
+    cancel_reason = models.CharField(max_length=10, blank=True, default="", db_default="")
 
     class Meta:
         indexes = [
@@ -124,6 +128,11 @@ class Game(models.Model):
     def is_frozen(self) -> bool:
         """True while the game waits for a moderator because its log no longer replays."""
         return self.status == self.Status.FROZEN
+
+    @property
+    def aborted_at_move_0(self) -> bool:
+        """True for a game aborted because a seat left it at move 0 (``games.leaving.at_move_0``)."""
+        return self.status == self.Status.ABORTED and self.cancel_reason == "move_0"
 
     @property
     def is_finished(self) -> bool:

@@ -8,10 +8,13 @@ import them):
   ``create``, ``join`` and ``move``; a mute or a ban stops ``chat``.)
 * Until when is each of these users away? (``correspondence``: a vacation
   stops a player's clocks.)
+* Must this game end with a result whoever leaves it? (``tournaments``: a
+  table's game keeps the forfeit rule when a player leaves at move 0, where
+  others are aborted: ``games.leaving.at_move_0``.)
 
 Each app answers by registering a function in its ``AppConfig.ready``;
-with nothing registered, nobody is restricted and nobody is away (the
-engines' and services' own tests run that way).
+with nothing registered, nobody is restricted, nobody is away and no game
+needs a result (the engines' and services' own tests run that way).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from accounts.models import User
+    from games.models import Game
 
 #: The actions a restriction may stop.
 ACTIONS = frozenset({"create", "join", "move", "chat"})
@@ -29,8 +33,11 @@ ACTIONS = frozenset({"create", "join", "move", "chat"})
 Restriction = Callable[["User", str], bool]
 Absence = Callable[[Iterable[int], datetime], dict[int, datetime]]
 
+ResultNeed = Callable[["Game"], bool]
+
 _restrictions: list[Restriction] = []
 _absences: list[Absence] = []
+_result_needs: list[ResultNeed] = []
 
 
 def register_restriction(check: Restriction) -> None:
@@ -43,6 +50,17 @@ def register_absence(source: Absence) -> None:
     """Add ``source(user_ids, now) -> {user_id: back_at}`` to the absence sources (idempotent)."""
     if source not in _absences:
         _absences.append(source)
+
+
+def register_result_required(check: ResultNeed) -> None:
+    """Add ``check(game) -> bool`` (True: the game must end with a result) to the result checks (idempotent)."""
+    if check not in _result_needs:
+        _result_needs.append(check)
+
+
+def result_required(game: Game) -> bool:
+    """True if an app needs ``game`` to end with a result, even when a player leaves it at move 0."""
+    return any(check(game) for check in _result_needs)
 
 
 def is_restricted(user: User, action: str) -> bool:

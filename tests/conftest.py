@@ -18,8 +18,11 @@ from pytest_django import Settings
 
 from accounts.models import User
 from games import services
+from games.bots import bot_move, timeout_bot
 from games.engine import registry
+from games.leaving import at_move_0
 from games.models import Game, Seat
+from games.replay import engine_for, state_at
 from tests.factories import UserFactory
 
 SERVICE_MISSING = "[service missing]"
@@ -106,6 +109,25 @@ def make_game(
 def game(player: User, opponent: User) -> Game:
     """A running counter game between ``player`` and ``opponent``."""
     return make_game(player, opponent)
+
+
+def past_move_0(game: Game) -> Game:
+    """Make moves (each chosen by the game's timeout bot) until every person seated has made one; return it fresh.
+
+    A player who resigns or times out before their first move aborts the
+    game (``games.leaving.at_move_0``): tests of the forfeit rule start here.
+    """
+    for _ in range(200):
+        if not game.is_active or not any(at_move_0(game, s) for s in game.seats.all()):
+            break
+        position = game.to_act[0]
+        seat = game.seats.select_related("user").get(position=position)
+        assert seat.user is not None, "a bot's turn: its task plays it"
+        engine = engine_for(game)
+        move = bot_move(game, engine, state_at(game), position, timeout_bot(engine))
+        services.game_submit_move(game_id=game.pk, user=seat.user, move=move, expected_seq=game.last_seq)
+        game = Game.objects.get(pk=game.pk)
+    return game
 
 
 def seated(seat: Seat) -> User:

@@ -13,7 +13,7 @@ from functools import partial
 from django.db import transaction
 
 from correspondence.emails import register_content
-from games import events, live
+from games import events, live, policy
 from ops.after_response import after_response
 from tournaments import notify, services, tasks
 
@@ -40,7 +40,9 @@ def on_game_cancelled(event: events.GameCancelled) -> None:
 
 
 def connect() -> None:
-    """Subscribe the listeners above and word the tournament emails (idempotent)."""
+    """Subscribe the listeners above, word the tournament emails, and tell ``games`` that a table's
+    game needs its result even at move 0 (``games.policy.result_required``). Idempotent."""
+    policy.register_result_required(services.is_tournament_game)
     events.subscribe(events.GameFinished, on_game_finished)
     events.subscribe(events.GameCancelled, on_game_cancelled)
     register_content(notify.KIND, notify.render)

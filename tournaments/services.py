@@ -154,6 +154,17 @@ def tournament_withdraw(*, tournament_id: int, user: User, by_moderator: bool = 
     return entry
 
 
+def is_tournament_game(game: Game) -> bool:
+    """True for a game played at a tournament's table (``games.policy.result_required``).
+
+    Such a game ends with a result whoever leaves it, even at move 0 where
+    other games are aborted: a table needs its result, and a player who
+    never moves loses (as in lichess's Swiss), so the opponent who came is
+    not left with nothing.
+    """
+    return Table.objects.filter(game_id=game.pk).exists()
+
+
 def left_the_site(user: User) -> bool:
     """True for an account deleted (``accounts.services.user_delete``) or deactivated: it plays no more games."""
     return not user.is_active or user.deleted is not None

@@ -10,6 +10,7 @@ from games import services
 from games.models import Game
 from matchmaking.models import RematchOffer
 from tests.browser.test_flows import sign_in
+from tests.conftest import past_move_0
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -40,6 +41,7 @@ def test_play_a_rated_game_then_rematch_with_the_seats_rotated(browser, live_ser
     first.click(f"#lobby-lists a[href='/games/{game.pk}/']")
     first.wait_for_url(f"{live_server.url}/games/{game.pk}/")
 
+    game = past_move_0(game)  # before a move of her own, a resignation would abort the game: no rematch
     services.game_resign(game_id=game.pk, user=ann)  # the game ends
     before = [s.user_id for s in game.seats.order_by("position")]
 

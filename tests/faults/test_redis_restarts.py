@@ -47,7 +47,7 @@ from api.tokens import token_create
 from correspondence.emails import message_id
 from correspondence.models import Notification
 from games.models import Action, Game
-from tests.conftest import make_game
+from tests.conftest import make_game, past_move_0
 from tests.faults.conftest import RedisServer, SmtpServer, count, count_response, free_port, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -279,7 +279,9 @@ def play_one(game: Game, players: list[Player], ledger: Ledger, rng: random.Rand
 def test_redis_killed_three_times_under_make_serve_stops_nothing_and_loses_no_move(
     served, smtp_server, player, opponent
 ):
-    game, *side_games = (make_game(player, opponent, kind="dominion", options=KINGDOM) for _ in range(1 + OUTAGES))
+    game = make_game(player, opponent, kind="dominion", options=KINGDOM)
+    # Past move 0, so that a resignation ends the game with a result (before, it would abort it).
+    side_games = [past_move_0(make_game(player, opponent, kind="dominion", options=KINGDOM)) for _ in range(OUTAGES)]
     players = [Player(player, served.base), Player(opponent, served.base)]
     web, worker, beat = (served.pid(p) for p in ("web", "worker", "beat"))
     assert web and worker and beat

@@ -8,7 +8,7 @@ from pytest_django import Settings
 from accounts.models import User
 from games import services
 from games.models import Game
-from tests.conftest import make_game
+from tests.conftest import make_game, past_move_0
 from tests.factories import UserFactory
 
 
@@ -28,8 +28,8 @@ def bob(db: None) -> User:
 
 
 def finished_game(*users: User, kind: str = "counter", rated: bool = False) -> Game:
-    """A finished game between ``users`` (the last one resigns a two-player game)."""
-    game = make_game(users[0], *users[1:], kind=kind)
+    """A finished game between ``users`` (the last one resigns a two-player game, after everyone moved)."""
+    game = past_move_0(make_game(users[0], *users[1:], kind=kind))
     services.game_resign(game_id=game.pk, user=users[-1])
     game.refresh_from_db()
     assert game.is_finished

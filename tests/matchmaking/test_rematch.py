@@ -16,14 +16,14 @@ from games import services as games
 from matchmaking import rematch
 from matchmaking.models import KingdomBans, RematchOffer
 from matchmaking.services import MatchError
-from tests.conftest import make_game
+from tests.conftest import make_game, past_move_0
 from tests.factories import UserFactory
 from tests.matchmaking.conftest import finished_game
 
 
 def test_everyone_accepting_starts_the_same_game_with_the_seats_rotated(alice, bob):
     carol = UserFactory.create(username="carol")
-    game = make_game(alice, bob, carol)
+    game = past_move_0(make_game(alice, bob, carol))
     before = [s.user_id for s in game.seats.order_by("position")]
     games.game_resign(game_id=game.pk, user=alice)
     games.game_resign(game_id=game.pk, user=bob)
@@ -104,7 +104,7 @@ def test_a_random_kingdom_is_drawn_anew_without_bans(alice, bob):
 
 
 def test_a_private_games_rematch_stays_private(alice, bob):
-    game = make_game(alice, bob, private=True)
+    game = past_move_0(make_game(alice, bob, private=True))
     games.game_resign(game_id=game.pk, user=bob)
     rematch.rematch_accept(game_id=game.pk, user=alice)
     new = rematch.rematch_accept(game_id=game.pk, user=bob).new_game

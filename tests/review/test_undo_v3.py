@@ -64,7 +64,7 @@ def test_a_finished_records_undo_and_standing_moves_feed_the_golden_tools(dealt,
     game = _move(game, player, act="buy", card="Gold")
     game = _undo(game, player)
     game = _move(game, player, act="buy", card="Silver")
-    services.game_resign(game_id=game.pk, user=opponent)
+    services.game_resign(game_id=game.pk, user=player)  # who moved: at move 0 it would abort
     game.refresh_from_db()
     record = services.game_record(game)
     assert any(m.get("standing") for m in record["moves"]) and record["retracted"]

@@ -42,6 +42,11 @@ def test_a_clock_starts_when_a_seat_owes_and_stops_when_it_moved(users):
 
 def test_two_player_forfeit_on_time_ends_the_game(users, commit):
     game = new_game(users[0], users[1])
+    with commit():  # one move each: before their first move a timeout aborts the game (tests/web/test_move_0.py)
+        play(game)
+        play(game)
+    game.refresh_from_db()
+    mail.outbox.clear()
     late = to_move(game)
     with later(DAY + timedelta(minutes=1)), commit():
         assert outbox.sweep()["timeouts"] == 1
@@ -60,6 +65,10 @@ def test_two_player_forfeit_on_time_ends_the_game(users, commit):
 
 def test_three_player_forfeit_ranks_last_and_a_bot_finishes_the_seat(users, commit):
     game = new_game(users[0], users[1], users[2], target=30)
+    with commit():  # one move each: before their first move a timeout aborts the game
+        for _ in range(3):
+            play(game)
+    game.refresh_from_db()
     late = to_move(game)
     with later(DAY + timedelta(minutes=1)):
         with commit():

@@ -121,6 +121,9 @@ def test_a_bot_seat_plays_its_turns_to_the_end(users):
 
 def test_time_travel_past_a_deadline_forfeits_and_a_bot_finishes(users):
     game = new_game(users[0], users[1], users[2], target=12)
+    for _ in range(3):  # one move each: before their first move a timeout aborts the game (tests/web/test_move_0.py)
+        play(game, 1)
+    game.refresh_from_db()
     late = to_move(game)
     with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
         sweep.delay()

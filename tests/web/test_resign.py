@@ -1,4 +1,8 @@
-"""Resigning: the seat ranks last; with one player left the game ends, with more a bot plays on."""
+"""Resigning: the seat ranks last; with one player left the game ends, with more a bot plays on.
+
+Each game here is past move 0: before a move of their own, a player who resigns aborts the game
+(tests/web/test_move_0.py).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ from django.core import mail
 from django.urls import reverse
 
 from games.models import Game
-from tests.conftest import make_game
+from tests.conftest import make_game, past_move_0
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.usefixtures("site_test")
@@ -20,7 +24,7 @@ def resign(client, game, confirm=True):
 
 
 def test_resigning_a_two_player_game_ends_it_and_ranks_the_resigner_last(client, player, opponent):
-    game = make_game(player, opponent)
+    game = past_move_0(make_game(player, opponent))
     client.force_login(player)
     assert b"Resign" in client.get(reverse("games:detail", args=[game.pk])).content
     assert resign(client, game).status_code == HTTPStatus.FOUND
@@ -33,7 +37,7 @@ def test_resigning_a_two_player_game_ends_it_and_ranks_the_resigner_last(client,
 
 
 def test_the_others_learn_by_email_that_a_player_resigned(client, player, opponent, django_capture_on_commit_callbacks):
-    game = make_game(player, opponent)
+    game = past_move_0(make_game(player, opponent))
     mail.outbox.clear()
     client.force_login(player)
     with django_capture_on_commit_callbacks(execute=True):
@@ -46,7 +50,7 @@ def test_a_resignation_that_ends_a_two_player_game_is_one_email_not_two(
     client, player, opponent, django_capture_on_commit_callbacks
 ):
     """The game-over email names the resignation; a second "X resigned" email about the same moment is noise."""
-    game = make_game(player, opponent)
+    game = past_move_0(make_game(player, opponent))
     mail.outbox.clear()
     client.force_login(player)
     with django_capture_on_commit_callbacks(execute=True):
@@ -58,7 +62,7 @@ def test_a_resignation_that_ends_a_two_player_game_is_one_email_not_two(
 
 def test_with_more_players_left_a_bot_plays_the_resigned_seat(client, player, opponent):
     third = UserFactory.create(username="third")
-    game = make_game(player, opponent, third)
+    game = past_move_0(make_game(player, opponent, third))
     client.force_login(player)
     resign(client, game)
     game.refresh_from_db()
@@ -71,7 +75,7 @@ def test_with_more_players_left_a_bot_plays_the_resigned_seat(client, player, op
 
 
 def test_resigning_needs_the_confirmation_box_and_a_seat(client, player, opponent, outsider):
-    game = make_game(player, opponent)
+    game = past_move_0(make_game(player, opponent))
     client.force_login(player)
     resign(client, game, confirm=False)
     game.refresh_from_db()
@@ -85,7 +89,7 @@ def test_after_resigning_the_page_offers_no_more_moves(client, player, opponent)
     """A bot plays the seat now: no move buttons for its former player (the board is cached, and a
     resignation changes no move number, so the key must see it)."""
     third = UserFactory.create(username="third")
-    game = make_game(player, opponent, third)
+    game = past_move_0(make_game(player, opponent, third))
     mover = game.seats.get(position=game.to_act[0]).user
     client.force_login(mover)
     client.get(reverse("games:detail", args=[game.pk]))
@@ -107,7 +111,7 @@ def test_a_dominion_game_won_by_resignation_is_drawn_as_over_with_every_card_sho
     """The engine's position is mid-game, but the game is over: no live turn, no moves, the final
     scores and the replay link, and nothing hidden any more (as in its log). The result email says
     who resigned rather than calling it a timeout."""
-    game = make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"})
+    game = past_move_0(make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"}))
     mail.outbox.clear()
     client.force_login(player)
     with django_capture_on_commit_callbacks(execute=True):
@@ -130,7 +134,7 @@ def test_a_game_ended_by_a_resignation_offers_its_winner_no_move(client, player,
     turn): the page of a finished game must not offer them (each would be refused with a 409)."""
     from tests.conftest import user_to_move, user_waiting
 
-    game = make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"})
+    game = past_move_0(make_game(player, opponent, kind="dominion", options={"kingdom": "First Game"}))
     mover, waiter = user_to_move(game), user_waiting(game)
     client.force_login(waiter)
     resign(client, game)  # during the other player's turn
@@ -147,7 +151,7 @@ def test_the_game_over_email_calls_a_resignation_a_resignation(
     client, player, opponent, django_capture_on_commit_callbacks
 ):
     """The result in the game-over email marks the resigned seat; it must not say it ran out of time."""
-    game = make_game(player, opponent)
+    game = past_move_0(make_game(player, opponent))
     mail.outbox.clear()
     client.force_login(player)
     with django_capture_on_commit_callbacks(execute=True):
@@ -166,18 +170,21 @@ def test_an_open_page_learns_of_a_resignation_that_changes_no_move(client, playe
     from tests.conftest import user_to_move
 
     third = UserFactory.create(username="third")
-    game = make_game(player, opponent, third)
+    game = past_move_0(make_game(player, opponent, third))
     mover = user_to_move(game)
     quitter = next(u for u in (player, opponent, third) if u != mover)
     client.force_login(mover)
     page = client.get(reverse("games:detail", args=[game.pk]))
     cursor = page.context["cursor"]
     client.force_login(quitter)
+    seq = game.last_seq
     resign(client, game)
     game.refresh_from_db()
-    assert game.status == Game.Status.ACTIVE and game.last_seq == 0
+    assert game.status == Game.Status.ACTIVE and game.last_seq == seq
     client.force_login(mover)
-    poll = client.get(reverse("games:poll", args=[game.pk]), {"seq": 0, "v": cursor, "chat": 0}, HTTP_HX_REQUEST="true")
+    poll = client.get(
+        reverse("games:poll", args=[game.pk]), {"seq": seq, "v": cursor, "chat": 0}, HTTP_HX_REQUEST="true"
+    )
     assert poll.status_code == HTTPStatus.OK
     assert "resigned at" in poll.content.decode()
 
@@ -190,16 +197,17 @@ def test_two_resignations_between_the_same_two_moves_are_both_emailed(
     from tests.conftest import user_to_move
 
     third, fourth = UserFactory.create(username="third"), UserFactory.create(username="fourth")
-    game = make_game(player, opponent, third, fourth)
+    game = past_move_0(make_game(player, opponent, third, fourth))
     mover = user_to_move(game)
     first, second, stays = [u for u in (player, opponent, third, fourth) if u != mover]
+    seq = game.last_seq
     mail.outbox.clear()
     for quitter in (first, second):
         client.force_login(quitter)
         with django_capture_on_commit_callbacks(execute=True):
             resign(client, game)
     game.refresh_from_db()
-    assert game.status == Game.Status.ACTIVE and game.last_seq == 0
+    assert game.status == Game.Status.ACTIVE and game.last_seq == seq
     for user in (mover, stays):
         subjects = [m.subject for m in mail.outbox if user.email in m.to and "resigned" in m.subject]
         assert len(subjects) == 2, subjects
@@ -208,7 +216,7 @@ def test_two_resignations_between_the_same_two_moves_are_both_emailed(
 
 def test_a_finished_game_offers_no_sound_for_my_move(client, player, opponent):
     """Once the game is over it never becomes anyone's move: the page does not offer the sound."""
-    game = make_game(player, opponent)
+    game = past_move_0(make_game(player, opponent))
     client.force_login(opponent)
     assert 'id="move-sound"' in client.get(reverse("games:detail", args=[game.pk])).content.decode()
     client.force_login(player)

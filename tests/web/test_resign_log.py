@@ -66,19 +66,19 @@ def test_a_resignation_that_ends_the_game_is_the_logs_last_line(client, player, 
 def test_in_a_game_that_goes_on_the_resignation_sits_between_the_moves_around_it(client, player, opponent):
     third = UserFactory.create(username="third")
     game = make_game(player, opponent, third)
-    game = add(add(game))
+    game = add(add(add(game)))  # everyone has moved: past move 0 (tests/web/test_move_0.py)
     client.force_login(opponent)
     game_page(client, game)
     services.game_resign(game_id=game.pk, user=player)
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
     assert log_lines(game_page(client, game))[0] == "player resigned."
-    while game.status == Game.Status.ACTIVE and game.last_seq < 5:
+    while game.status == Game.Status.ACTIVE and game.last_seq < 6:
         game = add(game)
     lines = log_lines(game_page(client, game))
     where = lines.index("player resigned.")
-    assert lines[where + 1].startswith("2 "), lines
-    assert lines[where - 1].startswith("3 "), lines
+    assert lines[where + 1].startswith("3 "), lines
+    assert lines[where - 1].startswith("4 "), lines
     assert lines.count("player resigned.") == 1
 
 
@@ -98,13 +98,13 @@ def test_the_replay_and_the_record_show_the_resignation_where_the_log_does(clien
     assert [m["seq"] for m in record["moves"]] == [1, 2, 3]
 
 
-def test_resigning_before_any_move_shows_in_the_log_and_at_the_replays_start(client, player, opponent):
+def test_resigning_before_any_move_aborts_the_game_and_its_log_says_who_resigned(client, player, opponent):
+    """At move 0 the game is aborted (``games.leaving.at_move_0``): no replay, as for any cancelled game."""
     game = make_game(player, opponent)
     services.game_resign(game_id=game.pk, user=player)
     client.force_login(opponent)
     assert log_lines(game_page(client, game)) == ["player resigned."]
-    start = client.get(reverse("games:replay", args=[game.pk]) + "?step=0").content.decode()
-    assert "player resigned." in start
+    assert client.get(reverse("games:replay", args=[game.pk]) + "?step=0").status_code == 404
 
 
 def test_seats_that_resigned_before_the_field_existed_get_their_place_from_the_times(player, opponent):

@@ -71,7 +71,7 @@ def test_default_standing_answers_discard_for_the_victim_at_once_and_are_marked_
     page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert "standing answer" in page
     # The game's record says which moves were standing answers (and replays without that mark).
-    services.game_resign(game_id=game.pk, user=opponent)
+    services.game_resign(game_id=game.pk, user=player)  # who moved: at move 0 it would abort
     moves = services.game_record(Game.objects.get(pk=game.pk))["moves"]
     assert [m for m in moves if m.get("standing")] == [{"act": "yes", "seq": 3, "player": 1, "standing": True}]
 

@@ -127,7 +127,7 @@ def test_the_replay_says_it_too(dealt, client, player, opponent):
         act="play",
         card="Throne Room",
     )
-    services.game_resign(game_id=game.pk, user=opponent)
+    services.game_resign(game_id=game.pk, user=player)  # who moved: at move 0 it would abort
     client.force_login(player)
     page = unescape(
         re.sub(r"<[^>]+>", "", client.get(reverse("games:replay", args=[game.pk]) + "?step=1").content.decode())
