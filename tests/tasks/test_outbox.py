@@ -17,6 +17,8 @@ from correspondence.models import Notification, NotificationSettings
 from correspondence.tasks import send_notification
 from games import services
 from games.models import Game
+from moderation.user_actions import user_ban
+from tests.factories import UserFactory
 from tests.tasks.conftest import new_game, play, to_move
 
 pytestmark = pytest.mark.django_db
@@ -175,6 +177,24 @@ def test_a_digest_user_gets_one_email_a_day_listing_the_games(users, commit):
     (digest,) = mail.outbox
     assert all(f"/games/{g.pk}/" in digest.body for g in games)
     assert outbox.digests_send_all() == 0
+
+
+def test_a_digest_held_for_a_player_banned_since_is_not_sent(users, commit):
+    """A ban stops every email about the player's games (outbox.SUSPENDED), the daily digest too."""
+    NotificationSettings.objects.create(user=users[1], your_move="digest")
+    game = new_game(users[0], users[1])
+    with commit():
+        while to_move(game) != users[1] or game.last_seq == 0:
+            play(game)
+    held = Notification.objects.filter(user=users[1], status=Notification.Status.DIGEST)
+    assert held.exists()
+    user_ban(moderator=UserFactory.create(is_staff=True, is_superuser=True), user=users[1], reason="")
+    mail.outbox.clear()
+
+    assert outbox.digests_send_all() == 0
+
+    assert [m for m in mail.outbox if m.to == [users[1].email]] == []
+    assert not held.exists()  # skipped, not held for a later digest
 
 
 def test_never_means_never(users, commit):
