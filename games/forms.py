@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.engine.dominion.cards import KINGDOM_CARDS, RECOMMENDED_SETS
+from games.eventtext import card_name
 from games.i18n import bot_name, kingdom_set_name
 from games.models import Game
 from games.services import TIME_CONTROLS
@@ -33,6 +34,14 @@ def time_control_label(delta: timedelta) -> str:
         return ngettext("%(n)d hour", "%(n)d hours", hours) % {"n": hours}
     days = hours // 24
     return ngettext("%(n)d day", "%(n)d days", days) % {"n": days}
+
+
+def kingdom_card_choices() -> list[tuple[str, str]]:
+    """The Kingdom cards as form choices: (English name, the name in the reader's language).
+
+    A callable, so that Django draws the choices when the form is shown, in that request's language.
+    """
+    return [(name, card_name(name)) for name in KINGDOM_CARDS]
 
 
 class GameOptionsForm(forms.Form):
@@ -176,7 +185,7 @@ class DominionGameForm(GameOptionsForm):
         label=_("Cards"),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        choices=[(name, name) for name in KINGDOM_CARDS],
+        choices=kingdom_card_choices,
     )
 
     def clean(self) -> dict[str, Any]:

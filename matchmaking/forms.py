@@ -8,8 +8,7 @@ from typing import Any, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.dominion.cards import KINGDOM_CARDS
-from games.forms import time_control_label
+from games.forms import kingdom_card_choices, time_control_label
 from games.i18n import GAME_NAMES
 from games.services import TIME_CONTROLS
 from matchmaking.services import DEFAULT_LIFETIME, MAX_BANS, QUICK_TIME_PER_MOVE, SEEK_LIFETIMES
@@ -105,7 +104,7 @@ class BansForm(forms.Form):
         label=_("Cards you never want in a random kingdom"),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        choices=[(name, name) for name in KINGDOM_CARDS],
+        choices=kingdom_card_choices,
     )
 
     def clean_cards(self) -> list[str]:

@@ -144,3 +144,12 @@ def test_card_names_break_only_between_words(browser, live_server, viewport):
     )
     assert broken == [], broken
     page.close()
+
+
+@pytest.mark.parametrize("address", ["/api/v1/guide/", "/api/v1/guide/dominion-moves/", "/api/v1/guide/domaine-moves/"])
+def test_the_api_guide_does_not_scroll_sideways_on_a_phone(browser, live_server, address):
+    """Its code samples and tables scroll inside their own box (the whole page was 1,621 px wide)."""
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(live_server.url + address)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.close()

@@ -19,6 +19,7 @@ from django.utils import translation
 
 from correspondence import services as outbox
 from correspondence.models import Notification
+from games.engine.dominion.cards import CARDS
 from games.i18n import _REFUSALS, refusal_text
 from tests.conftest import make_game
 from tests.factories import UserFactory
@@ -341,3 +342,14 @@ def test_the_account_email_pages_say_email_in_chinese_as_the_rest_of_the_site(cl
     text = _text(client.get(reverse("account_email")))
     assert "Email" not in text.replace("email", ""), re.findall(r".{0,12}Email.{0,12}", text)
     assert {"zh-hans": "电子邮件地址", "zh-hant": "電子郵件地址"}[language] in text
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("page", ["games:new", "matchmaking:bans"])
+def test_the_kingdom_card_pickers_name_the_cards_in_the_readers_language(client, language, page):
+    """The new-game form's 10-card pick and the kingdom bans list the cards as the board and log name them."""
+    client.force_login(_user(language))
+    text = _text(client.get(reverse(page)))
+    throne = CARDS["Throne Room"]
+    assert (throne.zh_hant if language == "zh-hant" else throne.zh_hans) in text
+    assert "Throne Room" not in text and "Cellar" not in text
