@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import schemathesis
 from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
 from hypothesis import HealthCheck, Phase, given, settings
 from schemathesis import GenerationMode
 from schemathesis.core.result import Ok
@@ -160,8 +160,20 @@ def test_the_api_keeps_its_schema_across_calls(caller: dict[str, Any]) -> None:
             case.headers = {**(case.headers or {}), "Authorization": data}
 
     class Workflow(schema.as_state_machine()):  # type: ignore[misc]
+        def setup(self) -> None:
+            # Each scenario starts from the same rows: hypothesis replays a scenario's draws, and draws that
+            # depend on what earlier scenarios created make it stop with "Inconsistent data generation".
+            self.savepoint = transaction.savepoint()
+
+        def teardown(self) -> None:
+            transaction.savepoint_rollback(self.savepoint)
+
         def validate_response(self, response: Any, case: Any, **kwargs: Any) -> None:
-            case.validate_response(response, excluded_checks=_exempt(case))
+            # Not "schema-valid request rejected": in a stateful run schemathesis sends bodies its own schema
+            # forbids as valid ones (a NUL in a kingdom item, an empty chat line against the pattern that
+            # needs a visible character; seen in CI and locally, positive mode only or not; its issue #2983 and
+            # kin). The stateless test above keeps that check on, with every other.
+            case.validate_response(response, excluded_checks=[*_exempt(case), positive_data_acceptance])
 
     Workflow.run(
         settings=settings(
