@@ -17,15 +17,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from games import services
-from games.models import Game
 from tests.asgi_server import Site, asgi_server
 from tests.browser.test_flows import sign_in
 from tests.browser.test_live_equals_reload import GAME_REGIONS, same_as_reload
 from tests.browser.test_live_flow import connected
-from tests.conftest import make_game, user_to_move, user_waiting
+from tests.conftest import make_game, user_waiting
 from tests.factories import UserFactory
 from tests.faults.conftest import RedisServer, _redis_server
+from tests.faults.test_live_redis_down import move
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -48,16 +47,6 @@ def live_redis(settings: Any) -> Iterator[RedisServer]:
 def site(live_redis: RedisServer) -> Iterator[Site]:
     with asgi_server() as served:
         yield served
-
-
-def move(game: Game) -> int:
-    """The next move, through the services (as the other player's page or a bot would); the new seq."""
-    game.refresh_from_db()
-    services.game_submit_move(
-        game_id=game.pk, user=user_to_move(game), move={"act": "add", "n": 1}, expected_seq=game.last_seq
-    )
-    game.refresh_from_db()
-    return game.last_seq
 
 
 def shows(page, seq: int, timeout: float) -> None:

@@ -69,14 +69,15 @@ def _log(client, user, game: Game, language: str = "en") -> list[str]:
 pytestmark = pytest.mark.django_db
 
 
-def test_a_throne_room_with_no_other_action_says_it_does_nothing_to_every_reader(dealt, client, player, opponent):
+def _idle_throne_room(dealt, player, opponent):
+    """A game where the player's first play is a Throne Room with no other Action card in hand."""
     dealt["moat"] = ["Throne Room", C, C, E, E]
-    game = _move(
-        make_game(player, opponent, kind="dominion", options={"kingdom": KINGDOM}),
-        player,
-        act="play",
-        card="Throne Room",
-    )
+    game = make_game(player, opponent, kind="dominion", options={"kingdom": KINGDOM})
+    return _move(game, player, act="play", card="Throne Room")
+
+
+def test_a_throne_room_with_no_other_action_says_it_does_nothing_to_every_reader(dealt, client, player, opponent):
+    game = _idle_throne_room(dealt, player, opponent)
     for reader in (player, opponent):
         assert _log(client, reader, game)[-1] == f"P0 {IDLE}"
     # And it stays said once the turn goes on (the lines are kept from position to position).
@@ -120,13 +121,7 @@ def test_two_throne_rooms_and_no_other_action_both_plays_of_the_second_do_nothin
 
 
 def test_the_replay_says_it_too(dealt, client, player, opponent):
-    dealt["moat"] = ["Throne Room", C, C, E, E]
-    game = _move(
-        make_game(player, opponent, kind="dominion", options={"kingdom": KINGDOM}),
-        player,
-        act="play",
-        card="Throne Room",
-    )
+    game = _idle_throne_room(dealt, player, opponent)
     services.game_resign(game_id=game.pk, user=player)  # who moved: at move 0 it would abort
     client.force_login(player)
     page = unescape(
