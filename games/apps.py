@@ -16,7 +16,10 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         """After every committed change: push it to the open pages (``games.live``), queue the bots' turn
         and a waiting forced move (``games.tasks``)."""
-        from games import live, tasks  # they import models, which load only after every app config
+        from games import kinds, live, tasks  # they import models, which load only after every app config
+
+        # First: every other app's ready may ask for the installed games.
+        kinds.load()
 
         # First: the open pages hear of a change before the bots' and emails' queueing (games.live).
         live.subscribe()

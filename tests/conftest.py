@@ -54,12 +54,6 @@ def dominion_available() -> bool:
 
 
 @pytest.fixture
-def counter_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Register the fake "counter" game for the duration of each test."""
-    monkeypatch.setitem(registry.ENGINE_MODULES, "counter", "tests.fakes")
-
-
-@pytest.fixture
 def fast_and_clean(settings: Settings) -> Iterator[None]:
     """Hash passwords cheaply and start every test with an empty cache."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -149,7 +143,7 @@ def user_waiting(game: Game) -> User:
 
 
 @pytest.fixture
-def site_test(counter_engine: None, fast_and_clean: None) -> None:
+def site_test(fast_and_clean: None) -> None:
     """The set-up every site test gets (autouse in tests/web and tests/browser only,
     so the pure engine tests under hypothesis are left alone)."""
 

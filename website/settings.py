@@ -10,12 +10,11 @@ Variables: ``DEBUG`` (default on), ``SECRET_KEY`` (required when DEBUG is
 off), ``ALLOWED_HOSTS`` (comma-separated), ``DATABASE_URL`` (default: SQLite
 in ``var/``), ``REDIS_URL`` (cache and Celery broker; unset: in-process
 cache and eager Celery), ``EMAIL_URL`` (``console:``, ``smtp://user:pass@host:587``,
-``smtp+ssl://...``, ``locmem:``; default console), ``EMAIL_TIMEOUT`` (seconds,
-default 10), ``DEFAULT_FROM_EMAIL``,
-``SITE_URL``, ``DATABASE_REPLICA_URL`` (a read replica for profiles,
-ladders and finished games; unset: everything reads the primary). The production and operations variables (HTTPS, HSTS,
-cookies, rate limits, database pooling, logs) are read, and explained, in
-the "Production" block below; docs/scaling.md shows them in use.
+``smtp+ssl://...``, ``locmem:``; default console), ``EMAIL_TIMEOUT`` (seconds, default 10),
+``DEFAULT_FROM_EMAIL``, ``SITE_URL``, ``DATABASE_REPLICA_URL`` (a read replica for profiles, ladders
+and finished games; unset: everything reads the primary). The production and operations variables
+(HTTPS, HSTS, cookies, rate limits, database pooling, logs) are read, and explained, in the
+"Production" block below; docs/scaling.md shows them in use.
 """
 
 from __future__ import annotations
@@ -54,6 +53,8 @@ SITE_URL = envstr("SITE_URL", "http://127.0.0.1:8000")
 # Herald's own English date formats (24-hour clock): website/formats/en/.
 FORMAT_MODULE_PATH = ["website.formats"]
 
+# The installed games, the one place that names them (games.kinds, docs/games.md).
+HERALD_GAMES = ["games.dominion", "games.domaine"]
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -69,6 +70,7 @@ INSTALLED_APPS = [
     "axes",
     "accounts",
     "games",
+    *HERALD_GAMES,
     "correspondence",
     "ratings",
     "stats",
@@ -282,8 +284,7 @@ ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 # Confirming the address in the browser that signed up signs the user in: no second sign-in.
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_UNIQUE_EMAIL = True
-# One address per account; a new one replaces it only once verified, so a
-# typo can never cost a player their verified (rated-play) status.
+# One address per account; a new one replaces it only once verified (a typo never costs rated play).
 ACCOUNT_CHANGE_EMAIL = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Herald] "
@@ -353,12 +354,10 @@ STORAGES = {
     },
 }
 
-# Production (ops): HTTPS only, HSTS, cookies, security headers. Each default
-# follows DEBUG and can be overridden by its variable; `check --deploy` passes
-# with DEBUG off and a real SECRET_KEY.
+# Production (ops): HTTPS only, HSTS, cookies, security headers. Each default follows DEBUG and can
+# be overridden by its variable; `check --deploy` passes with DEBUG off and a real SECRET_KEY.
 SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", not DEBUG)
-# Load balancers probe over plain HTTP.
-SECURE_REDIRECT_EXEMPT = [r"^health/$"]
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]  # load balancers probe over plain HTTP
 if envbool("SECURE_PROXY_SSL_HEADER", False):
     # Only behind a proxy that sets X-Forwarded-Proto itself (overwriting what clients send).
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -1,4 +1,4 @@
-"""Map a game kind ("dominion", "domaine") and a rules version to its engine.
+"""Map a game kind (the name stored in ``Game.kind``) and a rules version to its engine.
 
 The site, the clocks, the bots and the notifier look an engine up here and
 never branch on the game. Engines are imported lazily so that one broken or
@@ -16,31 +16,54 @@ from typing import Any
 
 from games.engine.core import Engine, UnsupportedVersion
 
-#: kind -> module that defines a module-level ``ENGINE`` object.
-ENGINE_MODULES: dict[str, str] = {
-    "dominion": "games.engine.dominion.engine",
-    "domaine": "games.engine.domaine.engine",
-}
+#: kind -> module that defines a module-level ``ENGINE`` object. Filled by :func:`register`
+#: (the site registers each installed game, ``games.kinds``); a kind not registered here is
+#: looked for by convention at ``games.engine.<kind>.engine``, so the engines' own tools
+#: (the rules-vector runner, ``games.engine.golden``, benchmarks) work without Django.
+ENGINE_MODULES: dict[str, str] = {}
 
 
-#: kind -> module that defines a module-level ``BOTS`` (name -> ``(view, rng) -> move``).
-#: Looked up by name, like the engines: a game's bots use its engine, never the reverse.
-BOT_MODULES: dict[str, str] = {
-    "dominion": "games.engine.dominion.bots",
-    "domaine": "games.engine.domaine.bots",
-}
+def register(kind: str, engine_module: str) -> None:
+    """Install game ``kind``: its engine is the module-level ``ENGINE`` of ``engine_module``.
+
+    Registering the same kind again with the same module does nothing.
+
+    Raises:
+        ValueError: ``kind`` is already registered to another module.
+    """
+    known = ENGINE_MODULES.get(kind)
+    if known is not None and known != engine_module:
+        raise ValueError(f"game kind {kind!r} is already registered to {known}")
+    ENGINE_MODULES[kind] = engine_module
+
+
+def _engine_module(kind: str) -> str:
+    """Return the engine module of ``kind``: registered, else the conventional path."""
+    known = ENGINE_MODULES.get(kind)
+    if known is not None:
+        return known
+    if not kind.isidentifier():
+        raise KeyError(f"unknown game kind {kind!r}")
+    return f"games.engine.{kind}.engine"
 
 
 def bots_of(kind: str) -> dict[str, Any]:
     """Return the bots of game ``kind`` (name -> function ``(view, rng) -> move``); ``{}`` if it has none.
 
+    The bots are the module-level ``BOTS`` of the ``bots`` module beside the engine's module
+    (a game's bots use its engine, never the reverse, so they are looked up by name).
+
     Raises:
-        ImportError: the bots' module is missing or broken.
+        ImportError: the bots' module is broken (a missing one means no bots).
     """
-    module = BOT_MODULES.get(kind)
-    if module is None:
+    package = _engine_module(kind).rpartition(".")[0]
+    try:
+        module = importlib.import_module(f"{package}.bots")
+    except ModuleNotFoundError as err:
+        if err.name != f"{package}.bots":
+            raise
         return {}
-    bots: dict[str, Any] = importlib.import_module(module).BOTS
+    bots: dict[str, Any] = module.BOTS
     return bots
 
 
@@ -57,11 +80,13 @@ def get_engine(kind: str, version: int | None = None) -> Engine:
         UnsupportedVersion: the engine has no such version (also a
             ``LookupError``); its message names the versions it has.
     """
+    module = _engine_module(kind)
     try:
-        module = ENGINE_MODULES[kind]
-    except KeyError:
-        raise KeyError(f"unknown game kind {kind!r}") from None
-    engine: Engine = importlib.import_module(module).ENGINE
+        engine: Engine = importlib.import_module(module).ENGINE
+    except ModuleNotFoundError as err:
+        if kind not in ENGINE_MODULES and err.name is not None and module.startswith(err.name):
+            raise KeyError(f"unknown game kind {kind!r}") from None
+        raise
     if version is None or (version == engine.version and not isinstance(version, bool)):
         return engine
     # An engine without ``versions`` (a test double) has only its current version.
@@ -72,7 +97,7 @@ def get_engine(kind: str, version: int | None = None) -> Engine:
 
 
 def kinds() -> list[str]:
-    """Return the registered game kinds whose engine can be imported."""
+    """Return the registered game kinds (:func:`register`) whose engine can be imported."""
     out = []
     for kind in ENGINE_MODULES:
         try:

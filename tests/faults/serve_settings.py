@@ -9,6 +9,6 @@ most of the test's time.
 
 from __future__ import annotations
 
-from website.settings import *  # noqa: F403 - the site's settings, unchanged but for static file names
+from tests.settings import *  # noqa: F403 - the tests' settings (the site's, with the counter game), but for static file names
 
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405

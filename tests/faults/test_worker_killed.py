@@ -45,7 +45,7 @@ def worker_process(broker_redis, smtp_server, broker_at):
         "EMAIL_URL": f"smtp://127.0.0.1:{smtp_server.port}",
         "EMAIL_TIMEOUT": "30",
         "LOG_LEVEL": "WARNING",
-        "DJANGO_SETTINGS_MODULE": "website.settings",
+        "DJANGO_SETTINGS_MODULE": "tests.settings",
         "PYTHONPATH": str(ROOT),
     }
     env.pop("HERALD_REQUIRE_SERVICES", None)

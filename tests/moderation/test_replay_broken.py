@@ -25,7 +25,7 @@ from moderation.models import ModerationAction
 from moderation.trail import Kind
 from tests.conftest import make_game, user_to_move
 from tests.factories import UserFactory
-from tests.fakes import CounterEngine
+from tests.counter.engine import CounterEngine
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.core import Decision, Event, IllegalMove, Rng
-from tests.fakes import CounterEngine, CounterState
+from tests.counter.engine import CounterEngine, CounterState
 
 
 def _ack_bot(view: dict[str, Any], rng: Rng) -> dict[str, Any]:
