@@ -15,6 +15,7 @@ urlpatterns = [
     path("api/v1/guide/<slug:name>/", guide.guide, name="api_guide"),
     path("api/v1/", api.urls),
     path("settings/api/tokens", views.token_create, name="api_token_create"),
+    path("settings/api/tokens/new", views.token_new, name="api_token_new"),
     path("settings/api/tokens/<int:token_id>/revoke", views.token_revoke, name="api_token_revoke"),
     path("settings/api/bot", views.bot_account, name="api_bot_account"),
     # Last: whatever under /api/ nothing above answers is the API's own 404 (problem details), not an HTML page.

@@ -32,18 +32,46 @@ def _settings() -> HttpResponse:
     return redirect(reverse("accounts:settings") + "#api")
 
 
+#: Session key holding a token made a moment ago, until its page shows it (once).
+NEW_TOKEN_SESSION_KEY = "api_new_token"
+
+
 @login_required
-@require_POST
 @never_cache
 def token_create(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """Make a token from the settings form and show it, this once (it is stored only as a hash)."""
+    """Make a token from the settings form (POST), then send the browser to the page that shows it once.
+
+    Post/redirect/get: reloading the page that shows the token never posts the form again (which would
+    make a second token). The raw token waits in the session only until that page takes it out; Herald
+    stores the token itself only as a hash. A GET (a bookmarked or typed address) goes to the settings.
+    """
+    if request.method != "POST":
+        return _settings()
     scopes = [s for s in request.POST.getlist("scopes") if s in SCOPES]
     try:
         token, raw = tokens.token_create(user=request.user, name=request.POST.get("name", ""), scopes=scopes)
     except tokens.TokenError as exc:
         messages.error(request, str(exc))
         return _settings()
-    return render(request, "api/token_created.html", {"token": token, "raw": raw}, status=HTTPStatus.CREATED)
+    request.session[NEW_TOKEN_SESSION_KEY] = {"id": token.pk, "raw": raw}
+    return redirect("api_token_new")
+
+
+@login_required
+@never_cache
+def token_new(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Show the token just made, this once; afterwards (a reload, another tab) go back to the settings.
+
+    The token must still be the signed-in user's and unrevoked, else nothing is shown.
+    """
+    made = request.session.pop(NEW_TOKEN_SESSION_KEY, None)
+    token = None
+    if isinstance(made, dict):
+        token = next((t for t in tokens.active_tokens(request.user) if t.pk == made.get("id")), None)
+    if token is None:
+        messages.info(request, _("A new token is shown only once. If you did not copy it, revoke it and make another."))
+        return _settings()
+    return render(request, "api/token_created.html", {"token": token, "raw": made["raw"]})
 
 
 @login_required

@@ -33,10 +33,13 @@ def test_a_token_is_made_shown_once_and_revoked_on_the_settings_page(player: Any
     client = _signed_in(player)
     page = client.get("/settings/")
     assert b'id="api"' in page.content and b"You have no API tokens." in page.content
-    made = client.post("/settings/api/tokens", {"name": "my bot", "scopes": ["read", "play"]})
-    assert made.status_code == 201
+    made = client.post("/settings/api/tokens", {"name": "my bot", "scopes": ["read", "play"]}, follow=True)
+    assert made.redirect_chain == [("/settings/api/tokens/new", 302)] and made.status_code == 200
     raw = made.content.decode().split('<code class="token" id="token">')[1].split("<")[0]
     assert raw.startswith("hrld_")
+    reloaded = client.get("/settings/api/tokens/new", follow=True)  # a reload shows it no more, makes none
+    assert raw not in reloaded.content.decode() and "shown only once" in reloaded.content.decode()
+    assert ApiToken.objects.filter(user=player).count() == 1
     token = ApiToken.objects.get(user=player)
     assert token.scopes == ["play", "read"] and token.digest != raw
     listed = client.get("/settings/").content.decode()
@@ -44,6 +47,12 @@ def test_a_token_is_made_shown_once_and_revoked_on_the_settings_page(player: Any
     assert ApiClient(raw).get("/me").status_code == 200
     assert client.post(f"/settings/api/tokens/{token.pk}/revoke").status_code == 302
     assert ApiClient(raw).get("/me").status_code == 401
+
+
+def test_the_token_address_opened_in_the_browser_goes_to_the_settings(player: Any) -> None:
+    response = _signed_in(player).get("/settings/api/tokens")
+    assert response.status_code == 302 and response["Location"] == "/settings/#api"
+    assert not ApiToken.objects.exists()
 
 
 def test_a_token_needs_a_name_and_a_scope(player: Any) -> None:
