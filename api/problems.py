@@ -155,7 +155,9 @@ def from_service_error(exc: Exception) -> Problem:
         # Banned between the token's check and the move (the check at the door answers with the ban's end).
         return Problem(HTTPStatus.FORBIDDEN, "account_suspended", str(exc), extra={"until": None})
     if isinstance(exc, services.StaleMove):
-        return Problem(HTTPStatus.CONFLICT, "stale_move", str(exc), extra={"current_seq": exc.current_seq})
+        # The services' sentence speaks of a page; a program sent expected_seq.
+        detail = _("The game has moved on since expected_seq: read the game again and send a move for where it is now.")
+        return Problem(HTTPStatus.CONFLICT, "stale_move", str(detail), extra={"current_seq": exc.current_seq})
     if isinstance(exc, services.IllegalMove):
         # The engines speak English; the reader gets the sentence in the request's language, as on the page.
         return Problem(
