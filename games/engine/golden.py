@@ -16,8 +16,8 @@ any difference fails the test suite instead of silently changing games
 people played. A game may end finished or stopped mid-game (then the views
 keep their secrets, which the check covers too).
 
-Older records (the first 27 Dominion games) carry only ``final`` (stored);
-only what a record holds is compared.
+Older records (a game's first ones, its corpus's ``FINAL_ONLY``) carry only
+``final`` (stored); only what a record holds is compared.
 
 Files are plain, uncompressed JSON with one move (and its events) per line,
 so a change shows in a diff as the moves it touched; the whole corpus is a
@@ -28,7 +28,10 @@ be too big.
     python -m games.engine.golden check tests/golden
 
 A log may hold undo entries (``games.engine.undo``): replay goes back at
-each, as the site does (``tests/golden/dominion/undo-*.json``).
+each, as the site does (``tests/golden/<kind>/undo-*.json``).
+
+Which games are recorded, and the bots that only record them, are each
+engine's own: its ``corpus`` module (below, "Bot games").
 
 ``record_game`` makes a record from a game's parameters and moves (what a
 ``manage.py golden_add GAME_ID`` needs); ``check_record`` lists what no
@@ -39,18 +42,19 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import importlib.util
 import json
+import pkgutil
 import random
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
+import games.engine as engine_package
+from games.engine import registry
 from games.engine.core import IllegalMove
-from games.engine.domaine.bots import greedy_bot
-from games.engine.domaine.engine import legal_moves
-from games.engine.dominion.bots import random_bot
-from games.engine.dominion.cards import TREASURES
 from games.engine.registry import get_engine
 from games.engine.undo import Rewinder, undo_targets
 
@@ -93,7 +97,7 @@ def record_game(
     """Replay a game and return its golden record (see the module docstring).
 
     Args:
-        kind: the game kind ("dominion", "domaine").
+        kind: the game kind (``Game.kind``).
         engine_version: the rules version the game was played under
             (``Game.engine_version``); ``None``: the current version.
         options: the game's options as stored (normalised by the engine here).
@@ -254,45 +258,58 @@ def record_files(folder: Path) -> list[Path]:
 
 
 # --- Bot games ------------------------------------------------------------------------
+#
+# Each engine may have a ``corpus`` module beside it (``games.engine.<kind>.corpus``; found as
+# ``registry.module_beside(kind, "corpus")``, so this module names no game). It defines:
+#
+# * ``BOTS``: name -> ``(view, rng) -> move``, bots used only to make recorded games (not offered
+#   to players); a record's ``bots`` may name them as well as the engine's own bots;
+# * ``CORPORA``: corpus name -> a function returning the :data:`Spec` of every game it records;
+#   the corpus named after the kind is recorded by ``record --kind all``;
+# * ``FINAL_ONLY`` (optional): corpus names whose records keep only the final spectator view
+#   (the shape of the first records), written on one line.
+
+#: A game in the corpus: (kind, version, options, bots, seed, stop after N moves or None, file name).
+Spec = tuple[str, int, dict[str, Any], list[str], int, int | None, str]
 
 
-def _kingdom_random(view: Any, rng: random.Random) -> dict[str, Any]:
-    """A random Dominion player that buys kingdom cards whenever it can, so every card gets played."""
-    moves: list[dict[str, Any]] = view.turn_moves()
-    kingdom = set(view.kingdom)
-    buys = [m for m in moves if m["act"] == "buy" and m.get("card") in kingdom]
-    plays = [m for m in moves if m["act"] == "play" and m.get("card") in kingdom]
-    if plays and rng.random() < 0.9:
-        return plays[rng.randrange(len(plays))]
-    if not buys and any(m["act"] == "play_treasures" for m in moves):
-        return {"act": "play_treasures"}
-    if buys:
-        return buys[rng.randrange(len(buys))]
-    return random_bot(view, rng)
+def corpus_module(kind: str) -> ModuleType | None:
+    """Return the ``corpus`` module beside ``kind``'s engine, or ``None`` if it has none.
+
+    Raises:
+        KeyError: ``kind`` is not a game kind.
+        ImportError: the corpus module is broken.
+    """
+    return registry.module_beside(kind, "corpus")
 
 
-def _v1_quirks(view: Any, rng: random.Random) -> dict[str, Any]:
-    """``_kingdom_random``, but on some turns it sends ``play_treasures`` with no Treasure
-    in hand, which Dominion version 1 accepted (its games may hold such moves) and
-    version 2 refuses: recorded only under version 1."""
-    if view.my_turn and not view.bought and not any(c in TREASURES for c in view.hand) and rng.random() < 0.5:
-        return {"act": "play_treasures"}
-    return _kingdom_random(view, rng)
+def corpus_bots(kind: str) -> dict[str, Any]:
+    """Return the bots ``kind``'s corpus records with beyond the engine's own (``{}`` if none)."""
+    module = corpus_module(kind)
+    bots: dict[str, Any] = getattr(module, "BOTS", {}) if module is not None else {}
+    return bots
 
 
-def _domaine_eager(view: Any, rng: random.Random) -> dict[str, Any]:
-    """A greedy Domaine player that makes a desertion or an alliance whenever it can
-    (the shipped bots seldom do), so the corpus holds every action."""
-    st, me = view.state, view.player
-    if st.step == "play":
-        rare = [m for m in legal_moves(st, me) if m["act"] == "play" and ("remove" in m or "with" in m)]
-        if rare:
-            return rare[rng.randrange(len(rare))]
-    return greedy_bot(view, rng)
+def corpora() -> dict[str, tuple[str, ModuleType]]:
+    """Return every corpus the engines offer: corpus name -> (kind, its corpus module).
 
-
-#: Bots used only to make recorded games (kept here, not offered to players).
-CORPUS_BOTS = {"kingdom_random": _kingdom_random, "v1_quirks": _v1_quirks, "domaine_eager": _domaine_eager}
+    The kinds are those registered (``games.engine.registry``, under the site) and, without
+    Django, every package of ``games.engine`` that has a ``corpus`` module.
+    """
+    kinds = list(registry.ENGINE_MODULES)
+    for found in pkgutil.iter_modules(engine_package.__path__):
+        if (
+            found.ispkg
+            and found.name not in kinds
+            and importlib.util.find_spec(f"{engine_package.__name__}.{found.name}.corpus")
+        ):
+            kinds.append(found.name)
+    out: dict[str, tuple[str, ModuleType]] = {}
+    for kind in kinds:
+        module = corpus_module(kind)
+        if module is not None:
+            out.update((name, (kind, module)) for name in getattr(module, "CORPORA", {}))
+    return out
 
 
 def play_moves(
@@ -312,12 +329,13 @@ def play_moves(
     options = engine.normalize_options(options, players, seed)
     state = engine.new_game(options, players, seed)
     rng = random.Random(seed)
+    extra = corpus_bots(kind)
     moves: list[dict[str, Any]] = []
     while not engine.is_over(state) and (stop is None or len(moves) < stop):
         if len(moves) >= MAX_MOVES:
             raise RuntimeError(f"{kind} game with seed {seed} did not end in {MAX_MOVES} moves")
         p = engine.pending(state)[0].player
-        bot = CORPUS_BOTS.get(bots[p]) or engine.bots[bots[p]]
+        bot = extra.get(bots[p]) or engine.bots[bots[p]]
         move = bot(engine.player_view(state, p), rng)
         engine.apply(state, p, move)
         moves.append({"player": p, **move})
@@ -337,80 +355,6 @@ def play(
     return record_game(kind, engine_version, options, seed, len(bots), moves, bots=bots)
 
 
-DOMINION_KINGDOMS = [
-    # Three kingdoms that hold all 25 cards between them.
-    ["Cellar", "Chapel", "Moat", "Chancellor", "Village", "Woodcutter", "Workshop", "Bureaucrat", "Feast",
-     "Gardens"],
-    ["Militia", "Moneylender", "Remodel", "Smithy", "Spy", "Thief", "Throne Room", "Council Room", "Festival",
-     "Laboratory"],
-    ["Library", "Market", "Mine", "Witch", "Adventurer", "Throne Room", "Moat", "Thief", "Spy", "Militia"],
-]  # fmt: skip
-
-
-def dominion_corpus() -> list[tuple[dict[str, Any], list[str], int]]:
-    """(options, bots, seed) of the first 27 recorded Dominion games (``tests/golden/dominion``):
-    every kingdom above, 2-4 players, smart, random and kingdom-random bots. Version 1, finished."""
-    out = []
-    for k, kingdom in enumerate(DOMINION_KINGDOMS):
-        for players in (2, 3, 4):
-            for style, bots in (
-                ("smart", ["smart", "big_money", "smart", "big_money"][:players]),
-                ("random", ["random"] * players),
-                ("kingdom", ["kingdom_random"] * players),
-            ):
-                out.append(({"kingdom": kingdom}, bots, 1000 * k + 10 * players + len(style)))
-    return out
-
-
-#: A game in the corpus: (kind, version, options, bots, seed, stop after N moves or None, file name).
-Spec = tuple[str, int, dict[str, Any], list[str], int, int | None, str]
-
-
-def dominion_versions_corpus() -> list[Spec]:
-    """The Dominion games with events and every view: versions 1 to 3, 2-4 players,
-    the three kingdoms, finished (two bot styles) and stopped mid-game."""
-    out: list[Spec] = []
-    for version in (1, 2, 3):
-        for k, kingdom in enumerate(DOMINION_KINGDOMS):
-            for players in (2, 3, 4):
-                seed = 50_000 + 1000 * version + 100 * k + players
-                styles = [
-                    ("kingdom", ["v1_quirks" if version == 1 else "kingdom_random"] * players, None),
-                    ("mixed", ["smart", "random", "big_money", "kingdom_random"][:players], None),
-                    ("stopped", ["kingdom_random", "smart", "random", "big_money"][:players], 40 + 15 * players),
-                ]
-                for i, (style, bots, stop) in enumerate(styles):
-                    name = f"dominion-v{version}-{players}p-{style}-{seed + 10 * i}.json"
-                    out.append(("dominion", version, {"kingdom": kingdom}, bots, seed + 10 * i, stop, name))
-    return out
-
-
-def domaine_corpus() -> list[Spec]:
-    """The Domaine games: versions 1 and 2, 2-4 players, greedy, random and mixed bots,
-    finished and stopped mid-game (in setup and in play)."""
-    out: list[Spec] = []
-    for version in (1, 2):
-        for players in (2, 3, 4):
-            base = 70_000 + 1000 * version + 100 * players
-            styles = [
-                ("greedy", ["greedy"] * players, None),
-                ("random", ["random"] * players, None),
-                ("mixed", ["greedy", "random", "greedy", "random"][:players], None),
-                ("mixed", ["random", "greedy", "random", "greedy"][:players], None),
-                ("eager", ["domaine_eager"] * players, None),
-                ("stopped-setup", ["greedy", "random", "random", "greedy"][:players], 3),
-                ("stopped", ["greedy"] * players, 60),
-                ("stopped", ["random", "greedy", "greedy", "random"][:players], 90),
-                ("stopped", ["domaine_eager", "random", "greedy", "domaine_eager"][:players], 140),
-            ]
-            for i, (style, bots, stop) in enumerate(styles):
-                seed = base + i
-                out.append(
-                    ("domaine", version, {}, bots, seed, stop, f"domaine-v{version}-{players}p-{style}-{seed}.json")
-                )
-    return out
-
-
 def main(argv: list[str]) -> int:
     """``record`` writes a corpus (on purpose only); ``check`` replays every file and reports differences."""
     ap = argparse.ArgumentParser(prog="python -m games.engine.golden")
@@ -419,40 +363,36 @@ def main(argv: list[str]) -> int:
     rec.add_argument(
         "--kind",
         default="all",
-        choices=["all", "dominion", "dominion-v1-first27", "domaine"],
-        help="dominion: the versioned Dominion games; dominion-v1-first27: the first 27 (final view only)",
+        help="a corpus (its name is the game's kind, or one its engine's corpus module names); "
+        "all: every game's own corpus",
     )
     rec.add_argument("--out", default="tests/golden")
     chk = sub.add_parser("check", help="replay every record under a folder")
     chk.add_argument("folder")
     args = ap.parse_args(argv)
     if args.cmd == "record":
-        specs: list[Spec] = []
-        if args.kind in ("all", "dominion"):
-            specs += dominion_versions_corpus()
-        if args.kind in ("all", "domaine"):
-            specs += domaine_corpus()
-        if args.kind == "dominion-v1-first27":
-            out = Path(args.out) / "dominion"
-            out.mkdir(parents=True, exist_ok=True)
-            for options, bots, seed in dominion_corpus():
-                options, moves = play_moves("dominion", 1, options, bots, seed)
-                record = record_game("dominion", 1, options, seed, len(bots), moves, bots=bots)
-                # The first records kept only the final view; keep their shape.
-                final = record["views"][SPECTATOR_KEY]
-                record = {k: v for k, v in record.items() if k not in ("events", "views")}
-                record["final"] = final
-                name = f"dominion-{len(bots)}p-{bots[0]}-{seed}.json"
-                (out / name).write_text(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
-                print(f"{name}: {len(moves)} moves")
-            return 0
-        for kind, version, options, bots, seed, stop, name in specs:
+        found = corpora()
+        names = [k for k, (kind, _m) in found.items() if k == kind] if args.kind == "all" else [args.kind]
+        if any(name not in found for name in names):
+            ap.error(f"--kind: choose all or one of {', '.join(sorted(found))}")
+        for name in names:
+            kind, module = found[name]
+            final_only = name in getattr(module, "FINAL_ONLY", ())
             out = Path(args.out) / kind
             out.mkdir(parents=True, exist_ok=True)
-            record = play(kind, options, bots, seed, version, stop)
-            write_record(record, out / name)
-            over = record["views"][SPECTATOR_KEY]["game_over"]
-            print(f"{name}: {len(record['moves'])} moves{'' if over else ' (stopped)'}")
+            for spec_kind, version, options, bots, seed, stop, file_name in module.CORPORA[name]():
+                record = play(spec_kind, options, bots, seed, version, stop)
+                over = record["views"][SPECTATOR_KEY]["game_over"]
+                if final_only:
+                    # The first records kept only the final view, on one line; keep their shape.
+                    final = record["views"][SPECTATOR_KEY]
+                    record = {k: v for k, v in record.items() if k not in ("events", "views")}
+                    record["final"] = final
+                    text = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+                    (out / file_name).write_text(text, encoding="utf-8")
+                else:
+                    write_record(record, out / file_name)
+                print(f"{file_name}: {len(record['moves'])} moves{'' if over else ' (stopped)'}")
         return 0
     bad = 0
     files = record_files(Path(args.folder))

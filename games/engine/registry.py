@@ -12,6 +12,7 @@ A stored game is replayed and played on with the engine of its own
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 from typing import Any
 
 from games.engine.core import Engine, UnsupportedVersion
@@ -47,6 +48,25 @@ def _engine_module(kind: str) -> str:
     return f"games.engine.{kind}.engine"
 
 
+def module_beside(kind: str, name: str) -> ModuleType | None:
+    """Return the module ``name`` in the package of ``kind``'s engine module, or ``None`` if there is none.
+
+    How the engines' tools find what a game keeps beside its engine (its ``bots``, its golden
+    ``corpus``) without naming the game.
+
+    Raises:
+        KeyError: ``kind`` is not a valid game kind.
+        ImportError: the module exists but is broken (a missing one is ``None``).
+    """
+    package = _engine_module(kind).rpartition(".")[0]
+    try:
+        return importlib.import_module(f"{package}.{name}")
+    except ModuleNotFoundError as err:
+        if err.name != f"{package}.{name}":
+            raise
+        return None
+
+
 def bots_of(kind: str) -> dict[str, Any]:
     """Return the bots of game ``kind`` (name -> function ``(view, rng) -> move``); ``{}`` if it has none.
 
@@ -56,12 +76,8 @@ def bots_of(kind: str) -> dict[str, Any]:
     Raises:
         ImportError: the bots' module is broken (a missing one means no bots).
     """
-    package = _engine_module(kind).rpartition(".")[0]
-    try:
-        module = importlib.import_module(f"{package}.bots")
-    except ModuleNotFoundError as err:
-        if err.name != f"{package}.bots":
-            raise
+    module = module_beside(kind, "bots")
+    if module is None:
         return {}
     bots: dict[str, Any] = module.BOTS
     return bots

@@ -24,8 +24,8 @@ from moderation import services
 from moderation.models import ModerationAction
 from moderation.trail import Kind
 from tests.conftest import make_game, user_to_move
-from tests.factories import UserFactory
 from tests.counter.engine import CounterEngine
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -18,8 +18,8 @@ from games.models import Game
 from games.replay import ReplayBroken, state_at
 from moderation import services as moderation
 from tests.conftest import make_game, skip_missing_service, user_to_move
-from tests.factories import UserFactory
 from tests.counter.engine import CounterEngine
+from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("site_test")]
 
