@@ -6,7 +6,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import overload
 from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
@@ -77,6 +79,18 @@ def redis_other_db(url: str) -> str:
     parts = urlsplit(url)
     path = parts.path.strip("/")
     return urlunsplit(parts._replace(path=f"/{int(path) + 1 if path.isdigit() else 1}"))
+
+
+def site_key(database: Mapping[str, object]) -> str:
+    """Return a short name (8 hex digits) for the site whose default database is ``database``.
+
+    ``database`` is the ``DATABASES["default"]`` dict (``ENGINE``, ``NAME``, ``HOST``, ``PORT``).
+    A site is its database: two checkouts on one machine have two (each its own SQLite file in
+    ``var/``, or two PostgreSQL databases) and so two names, while every process of one site
+    (web, worker, beat) computes the same one. Settings prefix the site's Redis keys with it.
+    """
+    identity = "|".join(str(database.get(key) or "") for key in ("ENGINE", "HOST", "PORT", "NAME"))
+    return hashlib.sha256(identity.encode()).hexdigest()[:8]
 
 
 def email_config(url: str) -> dict[str, object]:

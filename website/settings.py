@@ -30,7 +30,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 from kombu import Queue
 
-from website.env import email_config, envbool, envint, envlist, envstr, redis_other_db, redis_with_db
+from website.env import email_config, envbool, envint, envlist, envstr, redis_other_db, redis_with_db, site_key
+from website.logconfig import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -181,6 +182,9 @@ HERALD_PRESENCE_TTL = envint("HERALD_PRESENCE_TTL", 20)
 HERALD_FORCED_MOVE_GRACE = envint("HERALD_FORCED_MOVE_GRACE", 0 if TESTING else 30)
 
 REDIS_URL = envstr("REDIS_URL")
+# Two sites on one Redis server (two checkouts' `make run`, staging beside production) never read each
+# other's cache or run each other's tasks: their keys start with the site's own name (website.env.site_key).
+HERALD_SITE_KEY = envstr("HERALD_SITE_KEY") or site_key(DATABASES["default"])
 if REDIS_URL and TESTING:
     # Tests flush the cache: they get databases of their own on the same server (the cache in
     # HERALD_TEST_REDIS_DB, the broker in the next one), so `make test` beside `make run`
@@ -193,6 +197,7 @@ if REDIS_URL:
             # moves keep working: see website/cache.py and docs/scaling.md, "When a part fails".
             "BACKEND": "website.cache.FailSoftRedisCache",
             "LOCATION": REDIS_URL,
+            "KEY_PREFIX": HERALD_SITE_KEY,
             # Seconds: a Redis host that stops answering costs a page at most this, once per
             # outage window (website.cache.RETRY_AFTER), not a hang per cache call.
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1.0},
@@ -208,7 +213,7 @@ else:
     # No broker: run tasks in-process so development needs no worker.
     CELERY_TASK_ALWAYS_EAGER = True
 HERALD_LIVE_REDIS_URL = envstr("HERALD_LIVE_REDIS_URL") or (None if TESTING else REDIS_URL)
-HERALD_LIVE_CHANNEL = envstr("HERALD_LIVE_CHANNEL") or "herald:live:" + (REDIS_URL or "").rsplit("/", 1)[-1]
+HERALD_LIVE_CHANNEL = envstr("HERALD_LIVE_CHANNEL") or f"herald:live:{HERALD_SITE_KEY}"
 HERALD_LIVE_HEARTBEAT = envint("HERALD_LIVE_HEARTBEAT", 10)
 CELERY_TASK_EAGER_PROPAGATES = True
 # Every task is idempotent, so a task is acknowledged only once done: a worker
@@ -231,7 +236,12 @@ CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # A request that queues a task must not hang while Redis is away: give up
 # quickly (the outbox row stays pending and the sweep sends it later).
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5, "visibility_timeout": 3600}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 2,
+    "socket_timeout": 5,
+    "visibility_timeout": 3600,
+    "global_keyprefix": f"{HERALD_SITE_KEY}:",
+}
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 #: Seconds between two sweeps (beat), and how old an outbox row must be before the sweep sends it
 #: (younger ones are left to the task queued after their commit): together, how soon the emails
@@ -478,21 +488,7 @@ RATING_INACTIVE_DAYS = 90
 
 #: "json" (one JSON object per line, the default with DEBUG off) or "text".
 LOG_FORMAT = envstr("LOG_FORMAT") or ("text" if DEBUG else "json")
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"json": {"()": "ops.logs.JsonFormatter"}, "text": {"()": "ops.logs.TextFormatter"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
-    "root": {"handlers": ["console"], "level": envstr("LOG_LEVEL", "INFO")},
-    "loggers": {
-        "django.db.backends": {"level": "INFO"},
-        # herald.request already has a line for every request; keep Django's
-        # own only for errors (500s, with their traceback).
-        "django.request": {"level": "ERROR"},
-        # herald.task logs each task once, and failures with their traceback.
-        "celery.app.trace": {"level": "CRITICAL"},
-    },
-}
+LOGGING = logging_config(LOG_FORMAT, envstr("LOG_LEVEL", "INFO"))
 CELERY_BEAT_SCHEDULE["heartbeat"] = {"task": "ops.tasks.heartbeat", "schedule": float(HERALD_HEARTBEAT_EVERY)}
 # Every worker consumes both queues (a worker started without -Q takes all of CELERY_TASK_QUEUES).
 CELERY_TASK_QUEUES = (Queue("celery"), Queue("heartbeat"))

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
@@ -47,6 +48,9 @@ def worker_process(broker_redis, smtp_server, broker_at):
         "LOG_LEVEL": "WARNING",
         "DJANGO_SETTINGS_MODULE": "tests.settings",
         "PYTHONPATH": str(ROOT),
+        # The same site as this test process (its Redis keys' prefix), though the worker's DATABASE_URL
+        # names the test database.
+        "HERALD_SITE_KEY": settings.HERALD_SITE_KEY,
     }
     env.pop("HERALD_REQUIRE_SERVICES", None)
     if db["PASSWORD"]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -98,3 +99,65 @@ def test_clearing_the_tests_cache_leaves_the_configured_redis_database_alone():
         assert cache.get("herald:test") is None
     finally:
         site.delete("herald:site-data-kept-by-tests")
+
+
+SITE_PROBE = """
+import json, django
+django.setup()
+from django.conf import settings
+from django.core.cache import cache
+from website.celery import app
+action, = __import__("sys").argv[1:]
+if action == "write":
+    cache.set("shared-name", "mine", 60)
+    app.send_task("ops.tasks.heartbeat")
+with app.connection_for_read() as conn:
+    waiting = conn.default_channel.queue_declare("heartbeat", passive=False).message_count
+    if action == "read":
+        conn.default_channel.queue_purge("heartbeat")
+print(json.dumps({"key": settings.HERALD_SITE_KEY, "cached": cache.get("shared-name"), "waiting": waiting}))
+"""
+
+
+def test_two_sites_on_one_redis_share_no_cache_and_no_task_queue(tmp_path):
+    """Two checkouts' `make run` on one machine's Redis: neither reads the other's cache nor runs its tasks.
+
+    Each site is its database (here two SQLite files); its Redis keys start with a name made from it.
+    """
+    if not os.environ.get("REDIS_URL"):
+        skip_missing_service("Redis (set REDIS_URL)")
+    # The tests' own Redis database (settings moved REDIS_URL there), never the site's data.
+    shared = settings.CACHES["default"]["LOCATION"]
+
+    def site(name: str, action: str) -> dict:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("HERALD_", "CELERY_"))}
+        env.update(
+            DJANGO_SETTINGS_MODULE="website.settings",
+            DATABASE_URL=f"sqlite:///{tmp_path / name}.sqlite3",
+            REDIS_URL=shared,
+            CELERY_TASK_ALWAYS_EAGER="0",
+        )
+        proc = subprocess.run(
+            [sys.executable, "-c", SITE_PROBE, action],
+            env=env,
+            capture_output=True,
+            text=True,
+            cwd=settings.BASE_DIR,
+            check=False,
+            timeout=60,
+        )
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout.strip().splitlines()[-1])
+
+    try:
+        first = site("first", "write")
+        other = site("other", "look")
+        assert first["key"] != other["key"]
+        assert (first["cached"], first["waiting"]) == ("mine", 1)
+        assert (other["cached"], other["waiting"]) == (None, 0)  # the first site's task is not the other's to run
+        assert site("first", "read")["waiting"] == 1  # still there for the first site's own worker
+    finally:
+        import redis
+
+        for url in (shared, settings.CELERY_BROKER_URL):
+            redis.Redis.from_url(url).flushdb()
