@@ -7,16 +7,23 @@
   counts imports inside functions too, so a cycle cannot hide in one).
 * Fewer than 10 function-local imports of project modules, each commented.
 * No module outside the engines longer than 500 lines.
+* Outside the game packages no module or template names a game (issue 29),
+  but for a shrinking list of known debts.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import grimp
+
+from games import kinds
+from website import settings as site_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = (
@@ -94,3 +101,236 @@ def test_no_module_outside_the_engines_is_over_500_lines():
         and (n := p.read_text(encoding="utf-8").count("\n")) > MAX_LINES
     ]
     assert long == []
+
+
+# --- The platform names no game (issue 29): see the docstring of the test below. ---
+
+SCAN_DIRS = (*PACKAGES, "templates")
+SCAN_SUFFIXES = {".py", ".html", ".txt", ".js", ".css", ".svg", ".json"}
+SCAN_SKIP_PARTS = {"migrations", "locale", "__pycache__"}
+CARD_WORDS = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)*")
+
+#: Today's offenders, each a known debt that comes off as its area moves the game's code into the game's package.
+#: It only shrinks: a test fails on a path here that no longer names a game.
+NAMES_A_GAME_ALLOWLIST = {
+    "accounts/models.py",
+    "api/endpoints.py",
+    "api/gameshapes.py",
+    "api/gameshapes_domaine.py",
+    "api/gameshapes_dominion.py",
+    "api/guide.py",
+    "api/present.py",
+    "api/schemas.py",
+    "api/seeks.py",
+    "api/v1.py",
+    "games/autoplay.py",
+    "games/clocks.py",
+    "games/crossing.py",
+    "games/domaine_board.py",
+    "games/domaine_views.py",
+    "games/engine/core.py",
+    "games/engine/undo.py",
+    "games/eventtext.py",
+    "games/eventtext_domaine.py",
+    "games/forms.py",
+    "games/grace.py",
+    "games/i18n.py",
+    "games/kinds.py",
+    "games/lifecycle.py",
+    "games/management/commands/check_replays.py",
+    "games/management/commands/seed_demo.py",
+    "games/models.py",
+    "games/selectors.py",
+    "games/standing.py",
+    "games/static/games/domaine.css",
+    "games/static/games/dominion.css",
+    "games/static/games/herald.css",
+    "games/static/games/herald.js",
+    "games/templatetags/domaine_tags.py",
+    "games/templatetags/dominion_cards.py",
+    "games/templatetags/games_tags.py",
+    "games/turns.py",
+    "games/undo.py",
+    "games/urls.py",
+    "games/viewing.py",
+    "games/views/lobby.py",
+    "games/views/moves.py",
+    "games/views/page.py",
+    "games/views/records.py",
+    "guide/cards.py",
+    "guide/examples.py",
+    "guide/hints.py",
+    "guide/templates/guide/_domaine_card.html",
+    "guide/templates/guide/_mini_board.html",
+    "guide/templates/guide/base_guide.html",
+    "guide/templates/guide/domaine.html",
+    "guide/templates/guide/domaine_cards.html",
+    "guide/templates/guide/dominion.html",
+    "guide/templates/guide/dominion_cards.html",
+    "guide/templates/guide/index.html",
+    "guide/templatetags/guide_tags.py",
+    "guide/views.py",
+    "matchmaking/follows.py",
+    "matchmaking/forms.py",
+    "matchmaking/limits.py",
+    "matchmaking/matcher.py",
+    "matchmaking/models.py",
+    "matchmaking/notify.py",
+    "matchmaking/services.py",
+    "matchmaking/templates/matchmaking/_lobby.html",
+    "matchmaking/templates/matchmaking/bans.html",
+    "matchmaking/views.py",
+    "ratings/models.py",
+    "stats/apps.py",
+    "stats/charts.py",
+    "stats/compute.py",
+    "stats/models.py",
+    "stats/selectors.py",
+    "stats/services.py",
+    "stats/static/stats/stats.css",
+    "stats/templates/stats/_game.html",
+    "stats/templates/stats/_nav.html",
+    "stats/templates/stats/_profile.html",
+    "stats/templates/stats/card.html",
+    "stats/templates/stats/domaine.html",
+    "stats/templates/stats/dominion.html",
+    "stats/templatetags/stats_tags.py",
+    "stats/urls.py",
+    "stats/views.py",
+    "templates/base.html",
+    "templates/games/_game_meta.html",
+    "templates/games/_standing_form.html",
+    "templates/games/_undo.html",
+    "templates/games/domaine/_controls.html",
+    "templates/games/domaine/_legend.html",
+    "templates/games/domaine/_players.html",
+    "templates/games/domaine/_svg.html",
+    "templates/games/domaine/_symbols.html",
+    "templates/games/domaine/board.html",
+    "templates/games/domaine/new.html",
+    "templates/games/dominion/board.html",
+    "templates/games/game.html",
+    "templates/games/lobby.html",
+    "templates/games/new.html",
+    "tournaments/forms.py",
+    "tournaments/models.py",
+    "tournaments/templatetags/tournament_tags.py",
+    "website/warmup.py",
+}
+
+
+def site_kinds() -> list[kinds.GameKind]:
+    """The games the site installs (website/settings.py's HERALD_GAMES), as the registry knows them."""
+    return [kind for kind in kinds.all_kinds() if kind.package in site_settings.HERALD_GAMES]
+
+
+def card_names(kind: kinds.GameKind) -> set[str]:
+    """The names of ``kind``'s cards that are words, from ``CARDS`` in the ``cards`` module beside its engine."""
+    cards = importlib.import_module(kind.engine_module.rpartition(".")[0] + ".cards")
+    return {name for name in cards.CARDS if CARD_WORDS.fullmatch(name)}
+
+
+def game_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The site's games' names (any case, anywhere) and their card names (whole words, in their case)."""
+    the_kinds = site_kinds()
+    assert the_kinds, "no game installed from website/settings.py"
+    names = re.compile("|".join(re.escape(kind.name) for kind in the_kinds), re.IGNORECASE)
+    cards = sorted(set().union(*(card_names(kind) for kind in the_kinds)), key=len, reverse=True)
+    assert cards, "no card names found"
+    words = re.compile(r"(?<![\w.-])(?:" + "|".join(map(re.escape, cards)) + r")(?![\w-])")
+    return names, words
+
+
+def game_dirs() -> list[Path]:
+    """The game packages' folders and their engines' folders, relative to the project."""
+    dirs = []
+    for kind in site_kinds():
+        dirs.append(Path(*kind.package.split(".")))
+        dirs.append(Path(*kind.engine_module.split(".")).parent)
+    return dirs
+
+
+def the_one_place() -> range:
+    """The lines of website/settings.py's ``HERALD_GAMES = [...]``: the only platform lines that may name a game."""
+    tree = ast.parse((ROOT / "website" / "settings.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "HERALD_GAMES" for t in node.targets):
+            return range(node.lineno, (node.end_lineno or node.lineno) + 1)
+    raise AssertionError("website/settings.py has no HERALD_GAMES")
+
+
+def naming_a_game(path: Path, names: re.Pattern[str], words: re.Pattern[str], allowed: range) -> list[str]:
+    """Where ``path`` (relative to the project) names a game: "path", or "line N: word"."""
+    found = ["path"] if names.search(str(path)) else []
+    for number, line in enumerate((ROOT / path).read_text(encoding="utf-8").splitlines(), 1):
+        match = names.search(line) or words.search(line)
+        if match and not (path == Path("website", "settings.py") and number in allowed):
+            found.append(f"line {number}: {match.group(0)}")
+    return found
+
+
+def platform_files() -> list[Path]:
+    """The platform's modules, templates and static files (relative paths), game packages left out."""
+    skip = game_dirs()
+    return sorted(
+        path.relative_to(ROOT)
+        for top in SCAN_DIRS
+        for path in (ROOT / top).rglob("*")
+        if path.is_file()
+        and path.suffix in SCAN_SUFFIXES
+        and not SCAN_SKIP_PARTS.intersection(path.relative_to(ROOT).parts)
+        and not any(path.relative_to(ROOT).is_relative_to(d) for d in skip)
+    )
+
+
+def offenders() -> dict[str, list[str]]:
+    """Platform file -> where it names a game, for every file that does."""
+    names, words = game_patterns()
+    allowed = the_one_place()
+    found = {}
+    for path in platform_files():
+        if where := naming_a_game(path, names, words, allowed):
+            found[path.as_posix()] = where
+    return found
+
+
+def test_the_patterns_find_games_and_cards_not_english():
+    names, words = game_patterns()
+    assert names.search("templates/games/DOMINION/board.html") and names.search("eventtext_domaine")
+    assert words.search('"Throne Room"') and words.search("a Village, then a Moat")
+    assert not words.search("register = template.Library()")
+    assert not words.search("mine, gold and the market") and not words.search("moat_prompt")
+
+
+def test_outside_the_game_packages_nothing_names_a_game_but_known_debts():
+    """Outside the game packages nothing names a game, but the known debts of ``NAMES_A_GAME_ALLOWLIST``.
+
+    Outside the game packages no module or template names a game, apart from the one place that lists the installed
+    games (``HERALD_GAMES`` in website/settings.py). What is looked at: the platform's Python modules, templates (the
+    top-level templates/ and every app's), static files (js, css, svg, json) and email texts. What is not, and why:
+      tests/       may name games (they play them);
+      docs/, examples/, README: prose and a client's example for people, not the platform's code;
+      locale/      translations of msgids that live in the code (a msgid that names a game is caught there);
+      migrations   history: a migration is never edited once it has run, so an old default or choice stays;
+      bench/, scripts/: tools run by hand against a named game, not the site.
+    The game packages are the kinds' packages and their engines' folders (games/dominion, games/engine/dominion, ...).
+
+    What counts as naming a game:
+      * a kind's name ("dominion"), in any case, anywhere in a line or in the file's path (``eventtext_domaine.py``,
+        ``templates/games/domaine/``): the names are rare words, so a substring is never an accident;
+      * a card's name as a card is written: the whole word(s) in the card's own case ("Village", "Throne Room"), not
+        after a dot (so Django's ``template.Library`` is not Dominion's Library) and not inside an identifier or a CSS
+        name. Lower case is left out on purpose: "mine", "gold", "market", "library", "village" are English words and
+        CSS colours. Card names are read from each installed game's engine (the ``cards`` module beside the engine
+        module the registry names: its ``CARDS``), keeping those that are words ("Council Room"); Domaine's cards are
+        ids ("A1" ... "D6"), which would match grid cells and hex colours, not a game: its name alone is looked for.
+    The tests' own counter game is not looked for: "counter" is an English word (CSS counters, counting), and it is
+    a test fixture the site never names.
+    """
+    new = {path: where[:3] for path, where in offenders().items() if path not in NAMES_A_GAME_ALLOWLIST}
+    assert new == {}, "these name a game outside its package: reach it through games.kinds (docs/games.md)"
+
+
+def test_the_list_of_known_debts_only_shrinks():
+    paid = sorted(NAMES_A_GAME_ALLOWLIST - offenders().keys())
+    assert paid == [], "these no longer name a game: take them off NAMES_A_GAME_ALLOWLIST"
