@@ -40,6 +40,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy
 
 from games.engine import registry
 from games.engine.core import Engine
@@ -83,6 +84,11 @@ class GameKind:
         """Bot name -> function ``(view, rng) -> move``; ``{}`` for a game without bots."""
         return registry.bots_of(self.name)
 
+    @property
+    def bot_levels(self) -> list[str]:
+        """The bots offered as levels, weakest first (``["level1", ..., "level5"]``); ``[]``: none."""
+        return [name for name, _title, _about in registry.levels_of(self.name)]
+
     def part(self, name: str) -> ModuleType | None:
         """Return the game's module ``<package>.<name>``, or ``None`` if the game has none.
 
@@ -99,6 +105,27 @@ class GameKind:
 
     def __str__(self) -> str:
         return str(self.label)
+
+
+#: What each bot level is called on the site, whatever the game (its number is in the bot's name, "level3").
+LEVEL_TITLES: dict[int, str | Promise] = {
+    1: gettext_lazy("Beginner"),
+    2: gettext_lazy("Casual"),
+    3: gettext_lazy("Club player"),
+    4: gettext_lazy("Strong"),
+    5: gettext_lazy("Expert"),
+}
+
+
+def level_label(bot: str) -> str:
+    """Return how the site names bot ``bot``: "Level 3 (Club player)" for a level, else the bot's own name."""
+    number = bot.removeprefix("level")
+    if bot.startswith("level") and number.isdigit():
+        title = LEVEL_TITLES.get(int(number))
+        if title is not None:
+            return gettext("Level %(number)s (%(title)s)") % {"number": number, "title": title}
+        return gettext("Level %(number)s") % {"number": number}
+    return bot
 
 
 _KINDS: dict[str, GameKind] = {}

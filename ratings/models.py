@@ -86,3 +86,36 @@ class RatingChange(models.Model):
     def delta(self) -> int:
         """The change of the displayed rating."""
         return self.display_after - self.display_before
+
+
+class BotLevelRating(models.Model):
+    """How strong one bot level of one game is, as ``manage.py bot_ladder`` last measured it (``ratings.botladder``).
+
+    Attributes:
+        kind: the game (``Game.kind``).
+        level: the bot's name, one of the game's levels ("level3").
+        mu, sigma: its openskill belief after the ladder's games (the players' model and start).
+        games, points: games it played in the run and its points (a win 1, a draw one half).
+        versus: other level -> ``{"games": n, "points": p}`` against it.
+        moves, cpu_seconds: moves it made in the run and their CPU time (seconds).
+        games_per_pair: games each pair of levels played.
+        measured: when the run was stored (UTC).
+    """
+
+    kind = models.CharField(_("game"), max_length=20)
+    level = models.CharField(max_length=20)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField()
+    points = models.FloatField()
+    versus = models.JSONField(default=dict)
+    moves = models.PositiveIntegerField()
+    cpu_seconds = models.FloatField()
+    games_per_pair = models.PositiveIntegerField()
+    measured = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["kind", "level"], name="botlevel_unique_kind_level")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.level}: {self.mu:.2f}/{self.sigma:.2f}"

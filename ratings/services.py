@@ -49,6 +49,7 @@ __all__ = [
     "game_is_rateable",
     "inflate_sigma",
     "model",
+    "rate_field",
     "rating_ranks",
     "rating_reverse",
     "rating_update",
@@ -188,14 +189,10 @@ class _Change:
 def _compute(players: Sequence[tuple[int, int, Belief]], at: datetime) -> list[_Change]:
     """Rate one game: ``players`` are ``(user_id, rank, belief)``; ``at`` is when it finished.
 
-    The only place that calls openskill, shared by the live update and the
-    recompute, so the two cannot drift apart.
+    Shared by the live update and the recompute, so the two cannot drift apart.
     """
-    m = model()
     before = [(b.mu, b.sigma_at(at)) for _u, _r, b in players]
-    teams = [[m.create_rating([mu, sigma])] for mu, sigma in before]
-    ranks = [float(rank) for _u, rank, _b in players]
-    after = m.rate(teams, ranks=ranks)
+    after = rate_field(before, [rank for _u, rank, _b in players])
     return [
         _Change(
             user_id=user_id,
@@ -203,13 +200,26 @@ def _compute(players: Sequence[tuple[int, int, Belief]], at: datetime) -> list[_
             at=at,
             mu_before=mu0,
             sigma_before=s0,
-            mu_after=team[0].mu,
-            sigma_after=team[0].sigma,
+            mu_after=mu1,
+            sigma_after=s1,
             display_before=display_rating(mu0, s0),
-            display_after=display_rating(team[0].mu, team[0].sigma),
+            display_after=display_rating(mu1, s1),
         )
-        for (user_id, rank, _b), (mu0, s0), team in zip(players, before, after, strict=True)
+        for (user_id, rank, _b), (mu0, s0), (mu1, s1) in zip(players, before, after, strict=True)
     ]
+
+
+def rate_field(before: Sequence[tuple[float, float]], ranks: Sequence[int]) -> list[tuple[float, float]]:
+    """Rate one finished game: each seat's ``(mu, sigma)`` before, and its rank (1 = first; ties share one).
+
+    Returns each seat's ``(mu, sigma)`` after, in the same order. The only call of openskill, shared by
+    the players' ladders (the live update and the recompute) and the bots' ladder (``ratings.botladder``),
+    so they cannot drift apart.
+    """
+    m = model()
+    teams = [[m.create_rating([mu, sigma])] for mu, sigma in before]
+    after = m.rate(teams, ranks=[float(rank) for rank in ranks])
+    return [(team[0].mu, team[0].sigma) for team in after]
 
 
 def _rated_seats(game: Game, seats: Sequence[Seat]) -> tuple[datetime, list[tuple[int, int]]]:

@@ -10,4 +10,5 @@ app_name = "ratings"
 urlpatterns = [
     path("ladder/", views.ladder_index, name="index"),
     path("ladder/<str:kind>/", views.ladder, name="ladder"),
+    path("bots/", views.bots, name="bots"),
 ]

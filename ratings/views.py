@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
-from ratings import selectors
+from ratings import botladder, selectors
 from website.db import reads_from_replica
 
 
@@ -36,3 +36,9 @@ def ladder(request: HttpRequest, kind: str) -> HttpResponse:
         "inactive_days": settings.RATING_INACTIVE_DAYS,
     }
     return render(request, "ratings/ladder.html", context)
+
+
+@require_safe
+def bots(request: HttpRequest) -> HttpResponse:
+    """The bots' page: each game's bot levels with their measured rating, win rate and time per move."""
+    return render(request, "ratings/bots.html", {"ladders": botladder.bot_ladders()})

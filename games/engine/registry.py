@@ -83,6 +83,25 @@ def bots_of(kind: str) -> dict[str, Any]:
     return bots
 
 
+def levels_of(kind: str) -> list[tuple[str, str, str]]:
+    """Return the bot levels of game ``kind``, weakest first: ``(bot name, title, description)``.
+
+    They are the ``LEVELS`` of the bots' module (beside the engine's module); ``[]`` for a game
+    whose bots have no levels. Every level is also a key of :func:`bots_of`.
+
+    Raises:
+        ImportError: the bots' module is broken.
+    """
+    package = _engine_module(kind).rpartition(".")[0]
+    try:
+        module = importlib.import_module(f"{package}.bots")
+    except ModuleNotFoundError as err:
+        if err.name != f"{package}.bots":
+            raise
+        return []
+    return [(str(name), str(title), str(about)) for name, title, about in getattr(module, "LEVELS", [])]
+
+
 def get_engine(kind: str, version: int | None = None) -> Engine:
     """Return the engine for ``kind`` at rules ``version`` (``None``: the current one).
 
