@@ -1,71 +1,63 @@
-"""Rules pages, card references and the hint strip's switch: thin views over ``guide.cards``."""
+"""Rules pages, card references and the hint strip's switch: thin views over each game's guide part.
+
+A game's pages, texts and numbers are its own (``<package>.guide``, see
+``guide.plugin``); these views find them through the registry of games
+and draw them inside the guide's frame (``guide/base_guide.html``).
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST, require_safe
 
-from games.engine.domaine import rules as domaine_rules
-from games.engine.domaine.cards import CARDS as DOMAINE_CARDS
-from games.standing import descriptions as standing_descriptions
-from guide.cards import domaine_action_text, domaine_card, domaine_reference, dominion_reference
-from guide.examples import distance_example, domain_example
 from guide.hints import HINTS_COOKIE, HINTS_COOKIE_AGE
+from guide.plugin import Guide, guide_of, guides
 
-#: Game kinds with a rules page.
-KINDS = ("dominion", "domaine")
-#: Domaine action kind -> the most any card gives of it (the actions list quotes that).
-MOST = {
-    kind: max(a.n for c in DOMAINE_CARDS.values() for a in c.actions if a.kind == kind)
-    for kind in ("borders", "knights", "expand", "desertion", "alliance")
-}
+
+def _render(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
+    """Render a guide page with the guide's menu (every game with a guide: its rules, and its cards if any)."""
+    return render(request, template, {"guides": guides(), **context})
+
+
+def _guide(kind: str) -> Guide:
+    """The guide of game ``kind``.
+
+    Raises:
+        Http404: no installed game of that name has a guide (the URL converter lets none through; a
+            game could be uninstalled between the two).
+    """
+    guide = guide_of(kind)
+    if guide is None:
+        raise Http404("No such game")
+    return guide
 
 
 @require_safe
 def rules_index(request: HttpRequest) -> HttpResponse:
-    """The list of rules pages and card references."""
-    return render(request, "guide/index.html")
+    """The list of rules pages and card references, one line per game with a guide."""
+    return _render(request, "guide/index.html", {})
 
 
 @require_safe
 def rules(request: HttpRequest, kind: str) -> HttpResponse:
-    """How to play ``kind``: the turn, the phases, the end and the score, with drawn examples."""
-    if kind not in KINDS:
-        raise Http404("No such game")
-    context: dict[str, object] = {"kind": kind}
-    if kind == "domaine":
-        context.update(domaine_facts())
-    else:
-        context["standing"] = standing_descriptions()
-    return render(request, f"guide/{kind}.html", context)
-
-
-def domaine_facts() -> dict[str, object]:
-    """What the Domaine rules page quotes, from the rules module and the engine (never retyped)."""
-    ruleset = domaine_rules.RULESETS[domaine_rules.CURRENT_VERSION]
-    return {
-        "domain_example": domain_example(),
-        "distance_example": distance_example(ruleset.castle_distance),
-        "distance": ruleset.castle_distance,
-        "fallback": ruleset.castle_fallback,
-        "targets": sorted(domaine_rules.TARGET_SCORE.items()),
-        "start_gold": domaine_rules.START_GOLD,
-        "hand_size": domaine_rules.HAND_SIZE,
-        "sample_cards": [domaine_card(c) for c in ("A4", "B3", "D5")],
-        # Each action at the most any card gives (3 borders, 2 knights, 2 squares).
-        "actions": {kind: domaine_action_text(kind, n) for kind, n in MOST.items()},
-    }
+    """How to play ``kind``: its rules page, with what its guide part quotes (numbers, drawn examples)."""
+    guide = _guide(kind)
+    context = dict(guide.rules_context()) if guide.rules_context else {}
+    return _render(request, guide.rules_template, {**context, "kind": kind, "guide": guide})
 
 
 @require_safe
 def cards(request: HttpRequest, kind: str) -> HttpResponse:
-    """Every card of ``kind`` with its text, cost and type (Dominion) or actions, cost and sale (Domaine)."""
-    if kind not in KINDS:
-        raise Http404("No such game")
-    groups = dominion_reference() if kind == "dominion" else domaine_reference()
-    return render(request, f"guide/{kind}_cards.html", {"kind": kind, "groups": groups})
+    """Every card of ``kind``, as its guide part lists them; 404 for a game with no card reference."""
+    guide = _guide(kind)
+    if guide.cards_template is None:
+        raise Http404("This game has no card reference")
+    context = dict(guide.cards_context()) if guide.cards_context else {}
+    return _render(request, guide.cards_template, {**context, "kind": kind, "guide": guide})
 
 
 @require_POST

@@ -1,11 +1,11 @@
-"""The card references' contents, read from the engines' card data.
+"""Domaine's card reference, read from the engine's card data.
 
-Nothing here is a rule: costs, types, copies and actions come from
-``games.engine.dominion.cards`` and ``games.engine.domaine.cards`` (the
-data the engines play by), names and Dominion texts from the same
-translations the board uses (``games.eventtext``), so the reference cannot
-drift from the game. Only the longer explanation of each Domaine action is
-written here, from ``shared/rules/domaine.md``.
+Nothing here is a rule: costs, copies and actions come from
+``games.engine.domaine.cards`` (the data the engine plays by), names from
+the same texts the board uses (``games.eventtext_domaine``), so the
+reference cannot drift from the game. Only the longer explanation of each
+action is written here, from ``shared/rules/domaine.md``; the game page
+quotes it too (the ``domaine_guide`` template tags).
 """
 
 from __future__ import annotations
@@ -13,50 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import ngettext
 
 from games.engine.domaine.cards import CARDS as DOMAINE_CARDS
 from games.engine.domaine.cards import LETTERS
-from games.engine.dominion.cards import BASIC_CARDS, CARDS, KINGDOM_CARDS
-from games.eventtext import card_anchor, card_name, card_text
+from games.eventtext import card_anchor
 from games.eventtext_domaine import card_name as domaine_card_name
-
-#: Dominion card types as the engine names them -> what readers see.
-TYPE_NAMES = {
-    "Action": gettext_lazy("Action"),
-    "Treasure": gettext_lazy("Treasure"),
-    "Victory": gettext_lazy("Victory"),
-    "Curse": gettext_lazy("Curse"),
-    "Attack": gettext_lazy("Attack"),
-    "Reaction": gettext_lazy("Reaction"),
-}
-
-
-def dominion_card(name: str) -> dict[str, Any]:
-    """Return one Dominion card as the reference shows it: ``name`` (the notation's), ``label`` (in the
-    active language), ``cost`` in coins, ``types`` (translated, joined), ``text`` and its page ``anchor``."""
-    card = CARDS[name]
-    return {
-        "name": name,
-        "label": card_name(name),
-        "english": name,
-        "cost": card.cost,
-        "types": _(" – ").join(str(TYPE_NAMES.get(t, t)) for t in card.types),
-        "text": card_text(name),
-        "anchor": card_anchor("dominion", name),
-    }
-
-
-def dominion_reference() -> list[tuple[str, list[dict[str, Any]]]]:
-    """Return every card of the base set (first edition) in groups: the basic cards, then the kingdom
-    cards by cost."""
-    groups: list[tuple[str, list[dict[str, Any]]]] = [
-        (_("Basic cards (in every game)"), [dominion_card(n) for n in BASIC_CARDS])
-    ]
-    for cost in sorted({CARDS[n].cost for n in KINGDOM_CARDS}):
-        cards = [dominion_card(n) for n in KINGDOM_CARDS if CARDS[n].cost == cost]
-        groups.append((_("Kingdom cards costing $%(n)d") % {"n": cost}, cards))
-    return groups
 
 
 def domaine_action_text(kind: str, n: int) -> str:
