@@ -67,7 +67,9 @@ def test_bot_ladder_refuses_a_game_it_does_not_know():
         call_command("bot_ladder", "--kind", "chess", stdout=StringIO())
 
 
-@pytest.mark.parametrize(("language", "level"), [("zh-hant", "第 3 級（社團玩家）"), ("zh-hans", "第 3 级（社团玩家）")])
+@pytest.mark.parametrize(
+    ("language", "level"), [("zh-hant", "第 3 級（社團玩家）"), ("zh-hans", "第 3 级（社团玩家）")]
+)
 def test_the_bots_page_speaks_chinese(client, language, level):
     call_command("bot_ladder", "--kind", "counter", "--games", "2", stdout=StringIO())
     html = client.get("/bots/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
