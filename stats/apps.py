@@ -6,7 +6,7 @@ from django.apps import AppConfig
 
 
 class StatsConfig(AppConfig):
-    """Game statistics: per-game charts, site-wide card and Domaine statistics, player statistics."""
+    """Game statistics: per-game charts, each game's site-wide page (its ``stats`` part), player statistics."""
 
     name = "stats"
     verbose_name = "Statistics"

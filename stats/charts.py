@@ -45,7 +45,7 @@ class LineChart:
         lines: one per seat.
         x_ticks, y_ticks: axis labels (turns; the measure's values).
         rows: ``(turn, [value per seat or None])`` for the table.
-        ends: the last row is the end of the game rather than a turn (Domaine's final count).
+        ends: the last row is the end of the game rather than a turn (a game's final count).
         width, height: the SVG box; left/bottom: where the axes are drawn.
     """
 

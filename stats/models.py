@@ -1,5 +1,9 @@
 """Statistics rows: per game, per game and player, per game, player and card; and running totals.
 
+No game is named here: what a game measures is its ``stats`` part's
+(``stats.plugin``); these rows hold it (``GameStats.data``) and the counts
+every game shares.
+
 Only ``stats.services`` writes them. The per-game rows are what the log
 says (``stats.compute``), written once when a game finishes; the totals
 are sums over those rows, kept up to date by the same write (and rebuilt
@@ -35,14 +39,15 @@ def band_of(rating: int | None) -> str:
 
 
 class GameStats(models.Model):
-    """One finished game's numbers (``stats.compute.GameNumbers.as_data`` in ``data``).
+    """One finished game's numbers (``stats.plugin.GameNumbers``).
 
     Attributes:
         game: the game (also the primary key).
         kind, players, rated, finished: copied from the game, for the lists.
-        turns: Dominion: the most turns a seat completed; Domaine: turns of play.
-        data: per-turn series, kingdom, first gains, final decks (JSON).
-        counted: the game's rows are in the card and Domaine totals.
+        turns: the game's length in turns, as its ``stats`` part counts them.
+        data: what the game's part measured (JSON: per-turn series and the like), read back only by
+            that part; ``{"unreplayable": true}`` for a game whose log does not replay.
+        counted: the game's rows are in the totals (``CardTotal``, ``Tally``).
     """
 
     game = models.OneToOneField("games.Game", primary_key=True, on_delete=models.CASCADE, related_name="stats")
@@ -66,7 +71,8 @@ class PlayerStats(models.Model):
         user: the seat's person, or null for a bot's seat.
         won: ranked first (ties share it).
         band: the rating band going into the game ("" if unrated).
-        castles, played: Domaine: castles in domains at the end, cards played.
+
+    A game's own per-seat numbers are in its ``GameStats.data`` (``stats.plugin``).
     """
 
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="player_stats")
@@ -81,8 +87,6 @@ class PlayerStats(models.Model):
     won = models.BooleanField(default=False)
     score = models.IntegerField(null=True)
     band = models.CharField(max_length=1, blank=True)
-    castles = models.PositiveSmallIntegerField(default=0)
-    played = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "position"], name="playerstats_unique_seat")]
@@ -93,7 +97,7 @@ class PlayerStats(models.Model):
 
 
 class CardStats(models.Model):
-    """One Dominion kingdom card in one finished game, for one seat.
+    """One card on the table of one finished game, for one seat (the cards its ``GameNumbers.cards`` lists).
 
     Attributes:
         bought: copies the seat bought; gained: copies it gained otherwise.
@@ -123,7 +127,7 @@ class CardStats(models.Model):
 
 
 class CardTotal(models.Model):
-    """Running sums over rated finished Dominion games, for one kingdom card, player count and band.
+    """Running sums over rated finished games, for one card, player count and band.
 
     A row per (card, players, band), plus ``band`` "*" summing every band.
     Counts are of player-games (a seat in a game with the card on the
@@ -155,9 +159,8 @@ class Tally(models.Model):
     """Running sums over rated finished games of one kind: seats and wins, by one measure.
 
     ``measure`` "games" with value "" counts games (``seats``: games,
-    ``wins``: unused); "seat" by seat index; Domaine also "castles" (in
-    domains at the end) and "played" (cards played, in steps of
-    ``PLAYED_STEP``) and "action" (seats that used the action kind at least once).
+    ``wins``: unused); "seat" by seat index; and whatever measures the
+    game's ``stats`` part tallies (``tallies``, ``stats.plugin``).
     """
 
     kind = models.CharField(max_length=20)

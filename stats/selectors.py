@@ -7,13 +7,14 @@ them as percentages.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Avg, Count, Q, Sum
 
-from games.engine.dominion.cards import KINGDOM_CARDS
 from stats.models import ALL_BANDS, BANDS, CardStats, CardTotal, GameStats, PlayerStats, Tally
+from stats.plugin import PLAYER_COUNTS
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -21,10 +22,6 @@ if TYPE_CHECKING:
 
 #: The card list's sort keys (``?sort=``); "-" sorts high first, which is the default for rates.
 SORTS = ("card", "presence", "bought", "win_bought", "win_not", "edge", "games")
-#: Player counts the pages split by.
-PLAYER_COUNTS = (2, 3, 4)
-#: Domaine's "cards played" is tallied in steps of this many cards (0-4, 5-9, ...).
-PLAYED_STEP = 5
 #: How many favourite cards a profile shows.
 FAVOURITES = 5
 
@@ -36,7 +33,7 @@ def rate(part: int, whole: int) -> float | None:
 
 @dataclass(slots=True)
 class CardRow:
-    """One kingdom card's numbers over some rated games (one player count or all, one band or all).
+    """One card's numbers over some rated games of one kind (one player count or all, one band or all).
 
     Attributes:
         card: the card's English name.
@@ -111,20 +108,23 @@ def rated_games(kind: str, players: int | None = None) -> int:
     return rows.aggregate(n=Sum("seats"))["n"] or 0
 
 
-def card_table(*, players: int | None = None, sort: str = "edge") -> list[CardRow]:
-    """Every kingdom card's row over rated Dominion games (``players``: one count, or all), sorted.
+def card_table(kind: str, cards: Iterable[str], *, players: int | None = None, sort: str = "edge") -> list[CardRow]:
+    """A row for each of ``cards`` over rated games of ``kind`` (``players``: one count, or all), sorted.
+
+    ``cards``: the cards the game lists (every one gets a row, counted or not); totals of other
+    cards are ignored.
 
     ``sort``: one of :data:`SORTS`, optionally prefixed with "-" for descending
     (names ascend by default, numbers descend). Rows that tie keep the names' order, A to Z, either way.
     """
-    rows = {c: CardRow(c) for c in KINGDOM_CARDS}
+    rows = {c: CardRow(c) for c in cards}
     totals = CardTotal.objects.filter(band=ALL_BANDS)
     if players is not None:
         totals = totals.filter(players=players)
     for t in totals:
         if t.card in rows:
             rows[t.card].add(t)
-    total = rated_games("dominion", players)
+    total = rated_games(kind, players)
     for r in rows.values():
         r.total = total
     key = sort.lstrip("-")
@@ -149,10 +149,10 @@ class CardDetail:
     by_band: list[tuple[str, CardRow]]
 
 
-def card_detail(card: str) -> CardDetail:
-    """The numbers of one kingdom card (rows by player count and by band; bands over every count)."""
-    overall = CardRow(card, total=rated_games("dominion"))
-    by_players = {n: CardRow(card, total=rated_games("dominion", n)) for n in PLAYER_COUNTS}
+def card_detail(kind: str, card: str) -> CardDetail:
+    """The numbers of one card of ``kind`` (rows by player count and by band; bands over every count)."""
+    overall = CardRow(card, total=rated_games(kind))
+    by_players = {n: CardRow(card, total=rated_games(kind, n)) for n in PLAYER_COUNTS}
     by_band = {code: CardRow(card) for code, _lo in BANDS}
     for t in CardTotal.objects.filter(card=card):
         if t.band == ALL_BANDS:
@@ -166,11 +166,12 @@ def card_detail(card: str) -> CardDetail:
 
 @dataclass(slots=True)
 class TallyRow:
-    """Seats and wins for one value of one measure (a seat, a castle count...)."""
+    """Seats and wins for one value of one measure (a seat, a count...); ``label``: a name a page may give it."""
 
     value: str
     seats: int = 0
     wins: int = 0
+    label: str = ""
 
     @property
     def win_rate(self) -> float | None:
@@ -179,8 +180,8 @@ class TallyRow:
 
 
 @dataclass(slots=True)
-class DomaineTables:
-    """The Domaine page: rated games, and win rates by seat, castles in domains, cards played, action kinds."""
+class TallyTables:
+    """Rated games of one kind, and win rates by each of some measures (``by``: measure -> rows in order)."""
 
     games: int
     by: dict[str, list[TallyRow]] = field(default_factory=dict)
@@ -190,9 +191,13 @@ def _value_order(measure: str, value: str) -> Any:
     return (0, int(value), "") if value.lstrip("-").isdigit() else (1, 0, value)
 
 
-def domaine_tables(*, players: int | None = None) -> DomaineTables:
-    """Win rates over rated Domaine games, by each measure (``players``: one count, or all)."""
-    rows = Tally.objects.filter(kind="domaine").exclude(measure="games")
+def tally_tables(kind: str, measures: Iterable[str], *, players: int | None = None) -> TallyTables:
+    """Win rates over rated games of ``kind`` by each of ``measures`` (``players``: one count, or all).
+
+    "seat" is the platform's own (seat index); the others are what the game's part tallies
+    (``stats.plugin``). Numeric values sort as numbers, before the others.
+    """
+    rows = Tally.objects.filter(kind=kind).exclude(measure="games")
     if players is not None:
         rows = rows.filter(players=players)
     by: dict[str, dict[str, TallyRow]] = defaultdict(dict)
@@ -200,8 +205,8 @@ def domaine_tables(*, players: int | None = None) -> DomaineTables:
         row = by[t.measure].setdefault(t.value, TallyRow(t.value))
         row.seats += t.seats
         row.wins += t.wins
-    out = DomaineTables(games=rated_games("domaine", players))
-    for measure in ("seat", "castles", "played", "action"):
+    out = TallyTables(games=rated_games(kind, players))
+    for measure in measures:
         values = by.get(measure, {})
         out.by[measure] = [values[v] for v in sorted(values, key=lambda v: _value_order(measure, v))]
     return out
@@ -224,14 +229,14 @@ def game_measured(game: Game) -> bool:
 
 @dataclass(slots=True)
 class PlayerSummary:
-    """A profile's statistics: per kind and player count, favourite cards."""
+    """A profile's statistics: per kind and player count; favourite cards as ``(kind, card, copies)``."""
 
     rows: list[dict[str, Any]]
-    favourites: list[tuple[str, int]]
+    favourites: list[tuple[str, str, int]]
 
 
 def player_summary(user: User) -> PlayerSummary:
-    """Games, wins, win rate and average score per (kind, player count); most-bought kingdom cards.
+    """Games, wins, win rate and average score per (kind, player count); the cards bought most.
 
     Over the user's measured finished games, rated or not (bots' games too).
     """
@@ -245,9 +250,9 @@ def player_summary(user: User) -> PlayerSummary:
         r["win_rate"] = rate(r["wins"], r["games"])
     favourites = list(
         CardStats.objects.filter(user=user, bought__gt=0)
-        .values("card")
+        .values("game__kind", "card")
         .annotate(copies=Sum("bought"))
         .order_by("-copies", "card")
-        .values_list("card", "copies")[:FAVOURITES]
+        .values_list("game__kind", "card", "copies")[:FAVOURITES]
     )
     return PlayerSummary(rows, favourites)

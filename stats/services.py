@@ -3,7 +3,8 @@
 A finished game is measured once (:func:`stats_record_game`, run by a
 Celery task queued after the commit that finished it, and by the sweep
 :func:`stats_catch_up` for any game a lost task left out): its log is
-replayed through the engine (``stats.compute``), and its rows are written
+replayed through the engine and measured by its game's ``stats`` part
+(``stats.compute``, ``stats.plugin``), and its rows are written
 together with its share of the running totals, in one transaction, exactly
 once (``GameStats`` is keyed by the game). A finished game a moderator later
 aborts is taken out again (:func:`stats_forget_game`). ``manage.py
@@ -29,9 +30,9 @@ from games.models import Action, Game, Seat
 from games.replay import ReplayBroken, engine_for
 from ratings.models import RatingChange
 from ratings.services import game_is_rateable, rating_ranks
-from stats.compute import KINDS, GameNumbers, game_numbers
+from stats.compute import game_numbers, measured
 from stats.models import ALL_BANDS, CardStats, CardTotal, GameStats, PlayerStats, Tally, band_of
-from stats.selectors import PLAYED_STEP
+from stats.plugin import GameNumbers, part_of
 
 log = logging.getLogger(__name__)
 
@@ -49,12 +50,14 @@ class GameRows:
 
 
 def measure(game: Game, players: int | None = None, moves: list[tuple[int, dict]] | None = None) -> GameNumbers | None:
-    """Replay ``game``'s log and return its numbers; None if it does not replay (logged) or is of another kind.
+    """Replay ``game``'s log and return its numbers; None if it does not replay (logged) or is not measured.
+
+    A game is measured when its kind is installed with a ``stats`` part (``stats.plugin``).
 
     ``players`` and ``moves`` (``(seat, move)`` in log order), when the caller
     already read them, save a query each.
     """
-    if game.kind not in KINDS:
+    if not measured(game.kind):
         return None
     if moves is None:
         moves = list(game.actions.order_by("seq").values_list("seat", "move"))
@@ -104,12 +107,10 @@ def build_rows(game: Game, seats: list[Seat], numbers: GameNumbers | None, bands
                 won=won[i],
                 score=s.score,
                 band=band,
-                castles=numbers.castles[i] if numbers and numbers.castles else 0,
-                played=numbers.played[i] if numbers and numbers.played else 0,
             )
         )
-        if numbers and numbers.kingdom:
-            for card in numbers.kingdom:
+        if numbers and numbers.cards:
+            for card in numbers.cards:
                 cards.append(
                     CardStats(
                         **common,
@@ -129,6 +130,9 @@ def totals_of(rows: GameRows) -> tuple[Counter, Counter]:
 
     Card keys are ``(card, players, band, field)``; tally keys
     ``(kind, measure, value, players, field)``; values are counts to add.
+    Every counted game is tallied by "games" and by "seat"; its game's part
+    adds its own measures (``tallies``, ``stats.plugin``), read from the
+    stored ``data`` so that adding and taking away always agree.
     """
     cards: Counter = Counter()
     tally: Counter = Counter()
@@ -137,17 +141,14 @@ def totals_of(rows: GameRows) -> tuple[Counter, Counter]:
         return cards, tally
     n = g.players
     tally[(g.kind, "games", "", n, "seats")] += 1
+    part_tallies = getattr(part_of(g.kind), "tallies", None)
     for p in rows.players:
-        tally[(g.kind, "seat", str(p.position), n, "seats")] += 1
-        tally[(g.kind, "seat", str(p.position), n, "wins")] += p.won
-        if g.kind == "domaine":
-            step = p.played // PLAYED_STEP * PLAYED_STEP
-            for measure_, value in (("castles", p.castles), ("played", step)):
-                tally[(g.kind, measure_, str(value), n, "seats")] += 1
-                tally[(g.kind, measure_, str(value), n, "wins")] += p.won
-            for kind in (g.data.get("actions") or [{}] * n)[p.position]:
-                tally[(g.kind, "action", kind, n, "seats")] += 1
-                tally[(g.kind, "action", kind, n, "wins")] += p.won
+        pairs = [("seat", str(p.position))]
+        if part_tallies is not None:
+            pairs += list(part_tallies(g.data, p.position))
+        for measure_, value in pairs:
+            tally[(g.kind, measure_, value, n, "seats")] += 1
+            tally[(g.kind, measure_, value, n, "wins")] += p.won
     seen: set[str] = set()
     for c in rows.cards:
         if c.card not in seen:

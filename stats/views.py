@@ -1,120 +1,60 @@
-"""Statistics pages: thin views over ``stats.selectors``."""
+"""Statistics pages: each installed game's own page and item pages, reached through its ``stats`` part.
+
+The views here name no game: ``/stats/<kind>/`` and ``/stats/<kind>/<item>/``
+hand the request to the part of the game called ``kind`` (``stats.plugin``),
+and answer 404 for a name that is no installed game with such a page.
+"""
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from games.engine.dominion.cards import KINGDOM_CARDS
-from ops.responses import bad_request
-from stats import selectors
-from stats.models import BAND_NAMES
+from games import kinds
+from stats.templatetags.stats_tags import pages
 from website.db import reads_from_replica
 
 
-def _players(request: HttpRequest) -> int | None:
-    """The ``?players=`` filter: 2, 3 or 4, or None for all; ValueError for anything else."""
-    raw = request.GET.get("players", "")
-    if raw in ("", "all"):
-        return None
-    players = int(raw)
-    if players not in selectors.PLAYER_COUNTS:
-        raise ValueError(raw)
-    return players
+def _part_with(kind: str, name: str) -> tuple[kinds.GameKind, object]:
+    """The installed game ``kind`` and its ``stats`` part, if the part defines ``name``.
 
-
-#: The card list's columns: sort key and heading.
-COLUMNS = (
-    ("card", gettext_lazy("Card")),
-    ("games", gettext_lazy("Games")),
-    ("presence", gettext_lazy("On the table")),
-    ("bought", gettext_lazy("Bought when on the table")),
-    ("win_bought", gettext_lazy("Buyers won")),
-    ("win_not", gettext_lazy("Others won")),
-    ("edge", gettext_lazy("Difference (points)")),
-)
-
-
-def _columns(players: int | None, sort: str) -> list[dict[str, object]]:
-    """Column headings with their sort links: a click sorts by it, a second click reverses."""
-    out: list[dict[str, object]] = []
-    for key, label in COLUMNS:
-        current = sort.lstrip("-") == key
-        reverse = current and not sort.startswith("-")
-        query = {"sort": f"-{key}" if reverse else key}
-        if players is not None:
-            query["players"] = str(players)
-        descending = (key != "card") != sort.startswith("-")
-        out.append(
-            {
-                "key": key,
-                "label": label,
-                # A phone shows a short heading; screen readers always read the long one.
-                "short": "±" if key == "edge" else "",
-                "href": "?" + urlencode(query),
-                "aria_sort": ("descending" if descending else "ascending") if current else None,
-            }
-        )
-    return out
-
-
-@require_safe
-@reads_from_replica
-def dominion_cards(request: HttpRequest) -> HttpResponse:
-    """Every kingdom card over rated games: presence, bought when present, buyers' and others' win rates.
-
-    ``?players=2|3|4`` (default all) and ``?sort=<key>`` or ``-<key>`` (``selectors.SORTS``).
+    Raises:
+        Http404: no installed game of that name, no statistics part, or no ``name`` in it.
     """
-    sort = request.GET.get("sort", "edge")
-    try:
-        players = _players(request)
-    except ValueError:
-        return bad_request(request, _("Players must be 2, 3 or 4."))
-    if sort.lstrip("-") not in selectors.SORTS:
-        return bad_request(request, _("Unknown sort order."))
-    context = {
-        "rows": selectors.card_table(players=players, sort=sort),
-        "games": selectors.rated_games("dominion", players),
-        "players": players,
-        "player_counts": selectors.PLAYER_COUNTS,
-        "sort": sort,
-        "columns": _columns(players, sort),
-    }
-    return render(request, "stats/dominion.html", context)
+    game_kind = kinds.find(kind)
+    part = game_kind.part("stats") if game_kind is not None else None
+    if game_kind is None or not hasattr(part, name):
+        raise Http404("No statistics page for that game")
+    return game_kind, part
+
+
+@require_safe
+def index(request: HttpRequest) -> HttpResponse:
+    """``/stats/`` (the README and links in the wild): the first game's statistics page, query kept.
+
+    Raises:
+        Http404: no installed game has a statistics page.
+    """
+    found = pages()
+    if not found:
+        raise Http404("No statistics pages")
+    url = reverse("stats:kind", args=[found[0][0]])
+    query = request.META.get("QUERY_STRING", "")
+    return HttpResponseRedirect(f"{url}?{query}" if query else url)
 
 
 @require_safe
 @reads_from_replica
-def dominion_card(request: HttpRequest, card: str) -> HttpResponse:
-    """One kingdom card: its text, and its numbers overall, by player count and by rating band."""
-    if card not in KINGDOM_CARDS:
-        raise Http404("No such kingdom card")
-    detail = selectors.card_detail(card)
-    context = {
-        "card": card,
-        "detail": detail,
-        "bands": [(BAND_NAMES[code], row) for code, row in detail.by_band],
-    }
-    return render(request, "stats/card.html", context)
+def kind_page(request: HttpRequest, kind: str) -> HttpResponse:
+    """A game's site-wide statistics (its part's ``page``); 404 for a game without one."""
+    game_kind, part = _part_with(kind, "page")
+    return part.page(request, game_kind)  # type: ignore[attr-defined]
 
 
 @require_safe
 @reads_from_replica
-def domaine(request: HttpRequest) -> HttpResponse:
-    """Domaine over rated games: win rate by seat, by castles in domains, by cards played, by action kind."""
-    try:
-        players = _players(request)
-    except ValueError:
-        return bad_request(request, _("Players must be 2, 3 or 4."))
-    context = {
-        "tables": selectors.domaine_tables(players=players),
-        "players": players,
-        "player_counts": selectors.PLAYER_COUNTS,
-        "played_step": selectors.PLAYED_STEP,
-    }
-    return render(request, "stats/domaine.html", context)
+def item_page(request: HttpRequest, kind: str, item: str) -> HttpResponse:
+    """One item (a card) of a game (its part's ``item_page``); 404 for a game without item pages."""
+    game_kind, part = _part_with(kind, "item_page")
+    return part.item_page(request, game_kind, item)  # type: ignore[attr-defined]

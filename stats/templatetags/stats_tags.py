@@ -1,7 +1,8 @@
-"""Template helpers for statistics: a finished game's charts, a profile's numbers, percentages.
+"""Template helpers for statistics: a finished game's charts, a profile's numbers, the tabs, percentages.
 
 Other apps' templates load these (``{% load stats_tags %}``), so the games
-and accounts code never imports ``stats``.
+and accounts code never imports ``stats``. What a game draws is its
+``stats`` part's (``stats.plugin``); a game without one shows nothing here.
 """
 
 from __future__ import annotations
@@ -9,25 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils.translation import gettext as _
+from django.urls import reverse
 
-from games.engine.dominion.cards import CARDS
+from games import kinds
 from stats import selectors
-from stats.charts import line_chart
-from stats.compute import KINDS
+from stats.plugin import part_of
 
 register = template.Library()
-
-#: Order of card groups in a final deck: Actions, Treasures, Victory cards, Curses.
-_GROUP = {"Action": 0, "Treasure": 1, "Victory": 2, "Curse": 3}
-
-
-def _deck_order(name: str) -> tuple[int, int, str]:
-    card = CARDS.get(name)
-    if card is None:
-        return (9, 0, name)
-    group = min((_GROUP.get(t, 9) for t in card.types), default=9)
-    return (group, -card.cost, name)
 
 
 @register.filter
@@ -47,40 +36,38 @@ def signed_percent(value: float | None) -> str:
     return f"+{points}" if points > 0 else ("±0" if points == 0 else f"−{-points}")
 
 
+def seat_names(game: Any) -> list[str]:
+    """The seats' names in order; two seats of one name (two bots of a kind) get their seat number after it."""
+    names = [str(s.name) for s in game.seats.all()]
+    if len(set(names)) < len(names):
+        names = [f"{name} ({i + 1})" if names.count(name) > 1 else name for i, name in enumerate(names)]
+    return names
+
+
 def game_panel(game: Any) -> dict[str, Any] | None:
-    """Everything ``stats/_game.html`` draws for a finished game, or None if it has no numbers yet."""
+    """Everything ``stats/_game.html`` draws for a finished game, or None.
+
+    None while it runs, before it is measured, when its log did not replay, and for a
+    game whose part draws nothing (no ``stats`` part, or no ``game_panel`` in it).
+    """
+    draw = getattr(part_of(game.kind), "game_panel", None)
+    if draw is None:
+        return None
     stats = selectors.game_stats(game)
     if stats is None:
         return None
-    names = [str(s.name) for s in game.seats.all()]
-    if len(set(names)) < len(names):  # two bots of one kind: tell their lines apart by seat
-        names = [f"{name} ({i + 1})" if names.count(name) > 1 else name for i, name in enumerate(names)]
-    data = stats.data
-    series = data.get("series") or []
-    pick = lambda k: [[point[k] for point in s] for s in series]  # noqa: E731
-    if game.kind == "dominion":
-        charts = [
-            line_chart(_("Victory points"), names, pick(0)),
-            line_chart(_("Money in deck (coins of all Treasures)"), names, pick(1)),
-            line_chart(_("Cards in deck"), names, pick(2)),
-        ]
-        first = data.get("first") or []
-        cards = sorted({c for f in first for c in f}, key=lambda c: (min(f.get(c, 10**6) for f in first), c))
-        panel: dict[str, Any] = {
-            "decks": [
-                (name, sorted(deck.items(), key=lambda kv: _deck_order(kv[0])))
-                for name, deck in zip(names, data.get("decks") or [], strict=False)
-            ],
-            "first_rows": [(c, [f.get(c) for f in first]) for c in cards],
+    names = seat_names(game)
+    panel: dict[str, Any] = dict(draw(game, stats.data, names))
+    panel["charts"] = [c for c in panel.get("charts") or [] if c is not None]
+    has_page = hasattr(part_of(game.kind), "page")
+    panel.update(
+        {
+            "stats": stats,
+            "names": names,
+            "game": game,
+            "all_games_url": reverse("stats:kind", args=[game.kind]) if has_page else "",
         }
-    else:
-        charts = [
-            line_chart(_("Score"), names, pick(0), first_turn=1, ends=True),
-            line_chart(_("Gold"), names, pick(1), first_turn=1, ends=True),
-            line_chart(_("Knights on the board"), names, pick(2), first_turn=1, ends=True),
-        ]
-        panel = {"end_rows": list(zip(names, data.get("castles") or [], data.get("played") or [], strict=False))}
-    panel.update({"stats": stats, "names": names, "charts": [c for c in charts if c is not None], "game": game})
+    )
     return panel
 
 
@@ -97,25 +84,34 @@ def game_stats_pending(game: Any) -> bool:
     The game page then asks again for its statistics region (``games/game.html``), so the
     page left open shows them as a reload would. False once measured, or found unreplayable.
     """
-    if not getattr(game, "is_finished", False) or game.kind not in KINDS:
-        return False  # only these kinds are measured: another's page would ask forever
+    if not getattr(game, "is_finished", False) or part_of(game.kind) is None:
+        return False  # only games with a statistics part are measured: another's page would ask forever
     return not selectors.game_measured(game)
 
 
 @register.inclusion_tag("stats/_profile.html")
 def player_stats(owner: Any) -> dict[str, Any]:
-    """A profile's statistics: games, wins and average score by kind and player count; favourite cards."""
-    return {"summary": selectors.player_summary(owner)}
+    """A profile's statistics: games, wins and average score by kind and player count; favourite cards.
+
+    A favourite card is named by its game's part (``card_name``) and links to its page (``item_page``)
+    when the game has them.
+    """
+    summary = selectors.player_summary(owner)
+    favourites = []
+    for kind, card, copies in summary.favourites:
+        part = part_of(kind)
+        name = getattr(part, "card_name", str)(card)
+        url = reverse("stats:item", args=[kind, card]) if hasattr(part, "item_page") else ""
+        favourites.append({"name": name, "url": url, "copies": copies})
+    return {"summary": summary, "favourites": favourites}
 
 
-@register.filter
-def action_kind(kind: str) -> str:
-    """A Domaine action kind's name ("Borders", "Knights", ...) in the active language."""
-    names = {
-        "borders": _("Borders"),
-        "knights": _("Knights"),
-        "expand": _("Expansion"),
-        "desertion": _("Desertion"),
-        "alliance": _("Alliance"),
-    }
-    return names.get(kind, kind)
+def pages() -> list[tuple[str, str]]:
+    """``(kind, tab label)`` of every installed game with a statistics page, in the games' order."""
+    return [(kind.name, str(part.PAGE_LABEL)) for kind, part in kinds.parts("stats") if hasattr(part, "page")]
+
+
+@register.inclusion_tag("stats/_nav.html")
+def stats_nav(here: str = "") -> dict[str, Any]:
+    """The statistics pages' tabs, one per game with a page; ``here``: the kind shown now."""
+    return {"tabs": pages(), "here": here}

@@ -12,6 +12,8 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from games import services
+from games.domaine import stats as domaine_stats
+from games.dominion import stats as dominion_stats
 from games.engine.dominion.cards import KINGDOM_CARDS
 from ratings.models import RatingChange
 from stats import selectors
@@ -70,7 +72,7 @@ def scratch_cards(games) -> dict:
 def assert_card_table_matches(scratch: dict) -> None:
     for players in (None, 2, 3, 4):
         counts = [players] if players else [2, 3, 4]
-        rows = {r.card: r for r in selectors.card_table(players=players)}
+        rows = {r.card: r for r in dominion_stats.card_table(players=players)}
         assert set(rows) == set(KINGDOM_CARDS)
         assert selectors.rated_games("dominion", players) == sum(scratch["totals"][n] for n in counts)
         for card, row in rows.items():
@@ -102,7 +104,7 @@ def scratch_domaine(games) -> dict[str, Counter]:
 
 
 def assert_domaine_matches(scratch: dict[str, Counter], games: int) -> None:
-    tables = selectors.domaine_tables()
+    tables = domaine_stats.tables()
     assert tables.games == games
     for measure in ("seat", "castles", "played"):
         got: Counter[Any] = Counter()
@@ -125,7 +127,7 @@ def test_site_wide_numbers_equal_a_count_from_scratch_and_survive_a_rebuild():
     bands = Counter()
     for rc in RatingChange.objects.filter(kind="dominion"):
         bands["b" if 1400 <= rc.display_before < 1600 else "other"] += 10  # ten kingdom cards each
-    detail_present = sum(r.present for card in KINGDOM_CARDS for _code, r in selectors.card_detail(card).by_band)
+    detail_present = sum(r.present for card in KINGDOM_CARDS for _code, r in dominion_stats.card_detail(card).by_band)
     assert detail_present == sum(bands.values())
 
     before = (
@@ -155,31 +157,31 @@ def test_site_wide_numbers_equal_a_count_from_scratch_and_survive_a_rebuild():
 def test_the_pages_and_the_profile_show_the_numbers_and_sort_without_javascript(client):
     games = corpus()
     first_game = games["dominion"][0]
-    response = client.get(reverse("stats:dominion"))
+    response = client.get(reverse("stats:kind", args=["dominion"]))
     assert response.status_code == HTTPStatus.OK
     page = response.content.decode()
     assert "Over 5 rated finished games." in page
     for card in KINGDOM_CARDS:
-        assert reverse("stats:card", args=[card]) in page
+        assert reverse("stats:item", args=["dominion", card]) in page
 
-    by_name = client.get(reverse("stats:dominion"), {"sort": "card"}).content.decode()
-    positions = [by_name.index(f'href="{reverse("stats:card", args=[c])}"') for c in sorted(KINGDOM_CARDS)]
+    by_name = client.get(reverse("stats:kind", args=["dominion"]), {"sort": "card"}).content.decode()
+    positions = [by_name.index(f'href="{reverse("stats:item", args=["dominion", c])}"') for c in sorted(KINGDOM_CARDS)]
     assert positions == sorted(positions), "sorted by name, A to Z"
     assert 'href="?sort=-card"' in by_name, "a second click reverses"
-    by_presence = selectors.card_table(players=2, sort="presence")
-    page2 = client.get(reverse("stats:dominion"), {"sort": "presence", "players": "2"}).content.decode()
+    by_presence = dominion_stats.card_table(players=2, sort="presence")
+    page2 = client.get(reverse("stats:kind", args=["dominion"]), {"sort": "presence", "players": "2"}).content.decode()
     assert "Over 3 rated finished games." in page2
     top = by_presence[0].card
     # reverse() as the page does: "Throne Room" is /stats/dominion/Throne%20Room/ in the page
-    link = {r.card: f'href="{reverse("stats:card", args=[r.card])}"' for r in by_presence}
+    link = {r.card: f'href="{reverse("stats:item", args=["dominion", r.card])}"' for r in by_presence}
     assert page2.index(link[top]) < page2.index(link[by_presence[-1].card])
 
     kingdom = GameStats.objects.get(game=first_game).data["kingdom"]
-    card = client.get(reverse("stats:card", args=[kingdom[0]])).content.decode()
+    card = client.get(reverse("stats:item", args=["dominion", kingdom[0]])).content.decode()
     assert "On the table in" in card and "By rating" in card and "By number of players" in card
 
-    assert client.get(reverse("stats:domaine")).status_code == HTTPStatus.OK
-    assert "Over 2 rated finished games." in client.get(reverse("stats:domaine")).content.decode()
+    assert client.get(reverse("stats:kind", args=["domaine"])).status_code == HTTPStatus.OK
+    assert "Over 2 rated finished games." in client.get(reverse("stats:kind", args=["domaine"])).content.decode()
 
     # The profile: games by kind and player count, wins, average score, favourite cards.
     a = games["users"][0]
@@ -233,13 +235,13 @@ def test_the_statistics_root_leads_to_the_card_statistics(client):
     """README sends newcomers to /stats/: it must land on a statistics page, not a 404."""
     response = client.get("/stats/")
     assert response.status_code == HTTPStatus.FOUND
-    assert response["Location"] == reverse("stats:dominion")
+    assert response["Location"] == reverse("stats:kind", args=["dominion"])
     assert client.get("/stats/", follow=True).status_code == HTTPStatus.OK
 
 
 def test_the_stats_page_says_choose_a_heading_not_click(client):
     """The sorting hint fits a phone as well as a mouse."""
-    page = client.get(reverse("stats:dominion")).content.decode()
+    page = client.get(reverse("stats:kind", args=["dominion"])).content.decode()
     assert "Click a heading" not in page and "Choose a heading to sort by it" in page
 
 
@@ -247,7 +249,7 @@ def test_tied_cards_are_listed_by_name_whichever_way_the_column_sorts(client):
     """With no games every row ties: the default "Difference ▼" and its reverse both list the cards A to Z."""
     names = sorted(KINGDOM_CARDS)
     for sort in ("edge", "-edge", "games", "-presence"):
-        assert [r.card for r in selectors.card_table(sort=sort)] == names, sort
-    assert [r.card for r in selectors.card_table(sort="-card")] == names[::-1]
-    page = client.get(reverse("stats:dominion")).content.decode()
+        assert [r.card for r in dominion_stats.card_table(sort=sort)] == names, sort
+    assert [r.card for r in dominion_stats.card_table(sort="-card")] == names[::-1]
+    page = client.get(reverse("stats:kind", args=["dominion"])).content.decode()
     assert page.index(f"/stats/dominion/{names[0]}/") < page.index(f"/stats/dominion/{names[-1]}/")
