@@ -74,7 +74,8 @@ lint: install
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/mypy
 
-# Engine speed (Dominion beside pyminion, installed into a temporary venv; Domaine),
+# Engine speed (Dominion beside pyminion, installed into a temporary venv; Domaine), the bots' strength
+# and time per move (bench/bots.py: 200 games a line, long: --games N for a quick run),
 # then the site on PostgreSQL (DATABASE_URL, default the local herald_bench database),
 # then the statistics' rebuild and pages on the load database (skipped if it was never seeded).
 bench: install
@@ -83,6 +84,7 @@ bench: install
 	$(BIN)/python bench/pairing.py
 	$(BIN)/python bench/deferral_bench.py
 	$(BIN)/python bench/domaine_bench.py
+	$(BIN)/python bench/bots.py
 	$(BIN)/python bench/site_bench.py
 	$(BIN)/python bench/stats_bench.py
 	$(BIN)/python bench/live.py

@@ -16,6 +16,9 @@ its seat has the move, and returns one legal move.
   towards the best enclosure (a rectangle around one of its castles) it
   can still make. Setup: castles near villages, mines, forests and the rim,
   away from other castles; neutral castles near the opponent's.
+* ``level1``..``level5``: the levels offered to players (``LEVELS``),
+  beginner to expert: random, a greedy bot that errs, greedy, and
+  ``search.SearchBot`` at two budgets.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from games.engine.domaine.board import (
 )
 from games.engine.domaine.cards import ALLIANCE, BORDERS, CARDS, DESERTION, EXPAND, KNIGHTS, Card
 from games.engine.domaine.engine import PlayerView, legal_moves
+from games.engine.domaine.search import SearchBot
 from games.engine.domaine.state import SETUP, TAKE, State
 
 Move = dict[str, Any]
@@ -611,7 +615,56 @@ def _best_parts(
     return None
 
 
-#: Bot name -> function (view, rng) -> move.
-BOTS = {"random": random_bot, "greedy": greedy_bot}
+# --- levels ------------------------------------------------------------------------------
 
-__all__ = ["BOTS", "random_bot", "greedy_bot", "plans", "score_diff", "EDGES"]
+#: A greedy bot that plays a random card use this often (one move in ``WEAK_RANDOM``).
+WEAK_RANDOM = 3
+
+
+def weak_greedy_bot(view: PlayerView, rng: Any) -> Move:
+    """Greedy, but one play or take in three is the random bot's (setup stays greedy)."""
+    if view.state.step != SETUP and rng.randrange(WEAK_RANDOM) == 0:
+        return random_bot(view, rng)
+    return greedy_bot(view, rng)
+
+
+class _Greedy:
+    """The greedy bot's judgement, handed to ``search.SearchBot`` (which may not import this module)."""
+
+    bot = staticmethod(greedy_bot)
+    setup = staticmethod(greedy_setup)
+    take = staticmethod(greedy_take)
+    play = staticmethod(greedy_play)
+    best_action = staticmethod(_best_action)
+    card_value = staticmethod(card_value)
+    gold_value = staticmethod(gold_value)
+    score_diff = staticmethod(score_diff)
+
+
+GREEDY = _Greedy()
+
+#: Rollouts per searched play or take of the two search levels (``bench/bots.py`` measures their time).
+LEVEL4_ITERATIONS = 12
+LEVEL5_ITERATIONS = 36
+
+#: The five levels, weakest first: ``(bot name, title, what it plays)``. Each name is in ``BOTS``.
+LEVELS: list[tuple[str, str, str]] = [
+    ("level1", "Beginner", "Random legal plays and takes."),
+    ("level2", "Casual", "The greedy bot, with one move in three at random."),
+    ("level3", "Club", "The greedy bot: the play that gains most now."),
+    ("level4", "Strong", f"Searches each play and take with {LEVEL4_ITERATIONS} greedy rollouts."),
+    ("level5", "Expert", f"Searches each play and take with {LEVEL5_ITERATIONS} greedy rollouts."),
+]
+
+#: Bot name -> function (view, rng) -> move.
+BOTS: dict[str, Any] = {
+    "random": random_bot,
+    "greedy": greedy_bot,
+    "level1": random_bot,
+    "level2": weak_greedy_bot,
+    "level3": greedy_bot,
+    "level4": SearchBot(GREEDY, LEVEL4_ITERATIONS),
+    "level5": SearchBot(GREEDY, LEVEL5_ITERATIONS),
+}
+
+__all__ = ["BOTS", "LEVELS", "random_bot", "greedy_bot", "plans", "score_diff", "EDGES"]

@@ -12,6 +12,9 @@ owes a decision or has the turn; it returns one legal move.
 * ``smart``: Big Money plus the kingdom's best cards, with a sensible
   answer to every decision (shared by every bot for out-of-turn answers,
   and used by the clock to answer for a player who ran out of time).
+* ``level1``..``level5``: the levels offered to players (``LEVELS``),
+  beginner to expert; levels 4 and 5 are ``search.SearchBot`` around
+  ``smart`` at two budgets.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 
 from games.engine.dominion.cards import ACTIONS, COST, TREASURES, VICTORIES
 from games.engine.dominion.engine import PlayerView, choose_answers
+from games.engine.dominion.search import SearchBot
 from games.engine.dominion.standing import DEFAULTS, standing_answer
 
 Move = dict[str, Any]
@@ -358,5 +362,51 @@ def _opponents_attack(view: PlayerView) -> bool:
     return any(attacks & set(c) for c in view.opponents_cards())
 
 
-BOTS: dict[str, Any] = {"random": random_bot, "big_money": big_money, "smart": smart}
+# ---------------------------------------------------------------------------
+# beginner
+
+
+def beginner(view: PlayerView, rng: Any) -> Move:
+    """Big Money that buys a random affordable card (or nothing) one time in three: a newcomer's opponent."""
+    move = big_money(view, rng)
+    buying = move["act"] in ("buy", "end_turn") and view.decision is None and view.my_turn and view.buys > 0
+    treasures_left = any(c in TREASURES for c in view.hand) and not view.bought
+    if buying and not treasures_left and rng.randrange(3) == 0:
+        options = sorted(c for c, k in view.supply.items() if k > 0 and COST[c] <= view.coins and c != "Curse")
+        pick = rng.randrange(len(options) + 1)
+        return {"act": "buy", "card": options[pick]} if pick < len(options) else END_TURN
+    return move
+
+
+# ---------------------------------------------------------------------------
+# Levels: what the site offers a player, weakest first
+
+
+#: Rollouts per searched buy of the two search levels (``search.SearchBot``): level 5's
+#: move stays well under 2 s of CPU on the reference machine (``bench/bots.py`` measures it).
+LEVEL4_ITERATIONS = 48
+LEVEL5_ITERATIONS = 160
+
+level4 = SearchBot(smart, LEVEL4_ITERATIONS)
+level5 = SearchBot(smart, LEVEL5_ITERATIONS)
+
+#: The five levels, weakest first: ``(bot name, title, what it plays)``. Each name is in ``BOTS``.
+LEVELS: list[tuple[str, str, str]] = [
+    ("level1", "Beginner", "Big Money with one buy in three at random."),
+    ("level2", "Casual", "Big Money: Treasures and Victory cards only."),
+    ("level3", "Club", "Big Money with the kingdom's best cards (the smart bot)."),
+    ("level4", "Strong", f"Searches each buy with {LEVEL4_ITERATIONS} smart rollouts from what it can know."),
+    ("level5", "Expert", f"Searches each buy with {LEVEL5_ITERATIONS} smart rollouts from what it can know."),
+]
+
+BOTS: dict[str, Any] = {
+    "random": random_bot,
+    "big_money": big_money,
+    "smart": smart,
+    "level1": beginner,
+    "level2": big_money,
+    "level3": smart,
+    "level4": level4,
+    "level5": level5,
+}
 DEFAULT_ANSWER = answer

@@ -646,6 +646,61 @@ class PlayerView:
         """Legal turn moves when it is this seat's turn (else empty)."""
         return turn_moves(self._st) if self.my_turn else []
 
+    # What a search bot needs to rebuild a position it could be in (``determinize``):
+    # public zones and counts, and what this seat saw go into its own discard pile.
+
+    @property
+    def version(self) -> int:
+        """The rules version the game is played by (public: stored with the game)."""
+        return self._st.version
+
+    @property
+    def hidden_reactions(self) -> bool:
+        """The game's ``hidden_reactions`` option (public: chosen when the game was made)."""
+        return self._st.ask_all
+
+    @property
+    def current(self) -> int:
+        """The seat whose turn it is."""
+        return self._st.current
+
+    @property
+    def trash(self) -> list[str]:
+        """The Trash (public)."""
+        return list(self._st.trash)
+
+    def turns(self) -> list[int]:
+        """Turns each seat has completed (public)."""
+        return list(self._st.turns)
+
+    def counts(self, p: int) -> tuple[int, int, int]:
+        """Seat ``p``'s hand, deck and discard pile sizes (public)."""
+        st = self._st
+        return len(st.hands[p]), len(st.decks[p]), len(st.discards[p])
+
+    def discard_top(self, p: int) -> str | None:
+        """The face-up top card of seat ``p``'s discard pile (public)."""
+        disc = self._st.discards[p]
+        return disc[-1] if disc else None
+
+    def in_play(self, p: int) -> list[str]:
+        """Seat ``p``'s cards in play (public)."""
+        return list(self._st.plays[p])
+
+    def set_aside(self, p: int) -> list[str]:
+        """Seat ``p``'s cards set aside (public)."""
+        return list(self._st.asides[p])
+
+    def my_discard(self) -> Counter[str]:
+        """The cards of this seat's own discard pile, as counts (never their order).
+
+        A player can know this by memory: every card that reaches their own
+        discard pile was in their hand or in play, was gained or bought
+        (public), or was revealed; a deck put there whole (Chancellor) was a
+        multiset they knew.
+        """
+        return Counter(self._st.discards[self.me])
+
 
 # ---------------------------------------------------------------------------
 # The engine object

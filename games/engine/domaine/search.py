@@ -1,0 +1,258 @@
+"""A search bot for Domaine: determinized Monte-Carlo search over its plays, with ``greedy`` rollouts.
+
+Method (what was followed, and its parameters):
+
+* **Determinization** (Cowling, Powley and Whitehouse, "Information Set Monte
+  Carlo Tree Search", IEEE TCIAIG 4(2), 2012): the bot's view
+  (``engine.PlayerView``: the other hands and the deck are ``"?"``
+  placeholders) is filled in by :func:`determinize`. The deck was stacked
+  letter by letter, A on top to D at the bottom, and is taken from the
+  top, so the letters of the cards still in it are known from its size
+  alone; each slot gets a card of its letter that the bot has not seen (not
+  in its hand, not in the display). The other hands get the unseen cards of
+  the letters already dealt. Cards played earlier are not in the view, so
+  they may be sampled as if still hidden (a small error, never a leak).
+* **Flat search at the root with truncated rollouts**: the candidates are
+  ``greedy``'s own move and, for a play, the best use of each card and
+  option and each sale as ``greedy`` values them (the ``PLAY_CANDIDATES``
+  best); for a take, the deck and every card of the display. Each is
+  applied to a determinization and ``greedy`` plays every seat for
+  ``ROLLOUT_ROUNDS`` more rounds (or to the end); the position is then
+  scored as the bot's score minus the best other score, plus
+  ``GOLD_WEIGHT`` per gold of lead over the richest other seat, plus
+  ``WIN_BONUS`` for a game won inside the rollout (minus it for one lost).
+* **Common random numbers and sequential halving** (Karnin, Koren and
+  Somekh, ICML 2013) as in ``games.engine.dominion.search``: candidates
+  share each determinization and its rollout; the better half survives
+  each round; ``greedy``'s move is kept unless another beats it in paired
+  mean by ``KEEP_Z`` standard errors.
+
+Setup placements are ``greedy``'s. The search is deterministic given the
+``rng`` it is passed (one draw seeds everything) and budgeted in rollouts.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from typing import Any
+
+from games.engine.core import Rng
+from games.engine.domaine.cards import CARDS, LETTERS, full_deck_by_letter
+from games.engine.domaine.engine import ENGINE, PlayerView
+from games.engine.domaine.state import OVER, PLAY, SETUP, TAKE, State
+
+Move = dict[str, Any]
+
+#: Rounds (every seat one turn) a rollout plays before the position is scored.
+ROLLOUT_ROUNDS = 3
+#: Points per gold of lead in a rollout's score.
+GOLD_WEIGHT = 0.3
+#: Points for a game won (lost) inside a rollout.
+WIN_BONUS = 20.0
+#: Plays searched at most (greedy's own first).
+PLAY_CANDIDATES = 6
+#: Standard errors of the paired differences by which a candidate must beat greedy's move.
+KEEP_Z = 1.0
+
+_LETTER_SIZES = {letter: len(cards) for letter, cards in full_deck_by_letter().items()}
+_BY_LETTER = full_deck_by_letter()
+
+
+def determinize(view: PlayerView, rng: random.Random) -> State:
+    """A full state the viewing seat could be in, sampled with ``rng`` (see the module docstring).
+
+    Returns a new state; ``view`` is not changed.
+    """
+    st = view.state.copy()
+    me = view.player
+    if st.step == OVER:
+        return st
+    seen = Counter(st.players[me].hand) + Counter(st.display)
+    # Letters of the deck's slots, top first: the deck is the bottom ``len(deck)`` of the stacked deck.
+    order = [letter for letter in LETTERS for _ in range(_LETTER_SIZES[letter])]
+    slots = order[len(order) - len(st.deck) :]
+    pools: dict[str, list[str]] = {}
+    for letter in LETTERS:
+        left = Counter(_BY_LETTER[letter]) - seen
+        pool = sorted(left.elements())
+        rng.shuffle(pool)
+        pools[letter] = pool
+    deck = []
+    for letter in slots:
+        pool = pools[letter]
+        deck.append(pool.pop() if pool else _any_card(pools, letter))
+    st.deck = deck
+    dealt = set(order[: len(order) - len(st.deck)]) or {LETTERS[0]}
+    rest = [c for letter in LETTERS if letter in dealt for c in pools[letter]]
+    rng.shuffle(rest)
+    for i, p in enumerate(st.players):
+        if i != me:
+            k = len(p.hand)
+            p.hand = [rest.pop() if rest else _any_card(pools, LETTERS[0]) for _ in range(k)]
+    st.rng = Rng(rng.randrange(1 << 40))
+    return st
+
+
+def _any_card(pools: dict[str, list[str]], letter: str) -> str:
+    """A card for a slot whose letter's unseen cards ran out (only when played cards were sampled before)."""
+    for other in LETTERS:
+        if pools[other]:
+            return pools[other].pop()
+    return _BY_LETTER[letter][0]
+
+
+def evaluate(st: State, me: int) -> float:
+    """The rollout's score of ``st`` for ``me`` (see the module docstring)."""
+    if st.step == OVER:
+        res = ENGINE.result(st)
+        assert res is not None
+        scores = res.scores
+        bonus = WIN_BONUS if me in res.winners else -WIN_BONUS
+    else:
+        scores = st.board.derived().scores
+        bonus = 0.0
+    n = st.n
+    lead = scores[me] - max(scores[i] for i in range(n) if i != me)
+    gold = st.players[me].gold - max(st.players[i].gold for i in range(n) if i != me)
+    return lead + GOLD_WEIGHT * gold + bonus
+
+
+def greedy_move(greedy: Any, st: State, p: int) -> Move:
+    """``greedy``'s move for seat ``p`` read straight from a full state (it reads nothing hidden)."""
+    move: Move
+    if st.step == SETUP:
+        move = greedy.setup(st, p)
+    elif st.step == TAKE:
+        move = greedy.take(st, p)
+    else:
+        move = greedy.play(st, p)
+    return move
+
+
+def rollout(greedy: Any, st: State, me: int, rounds: int = ROLLOUT_ROUNDS) -> float:
+    """Let ``greedy`` play every seat for ``rounds`` rounds (or to the end); ``me``'s score of the result."""
+    stop = st.turns + rounds * st.n
+    apply = ENGINE.apply
+    while st.step != OVER and (st.turns < stop or st.step == TAKE):
+        p = st.turn_player
+        apply(st, p, greedy_move(greedy, st, p))
+    return evaluate(st, me)
+
+
+def play_candidates(greedy: Any, st: State, me: int, default: Move) -> list[Move]:
+    """``default`` then the best use of each card and option and each sale, by greedy's value."""
+    p = st.players[me]
+    base = greedy.score_diff(st.board, me, st.n)
+    gv = greedy.gold_value(p.gold)
+    scored: list[tuple[float, int, Move]] = []
+    cache: list[Any] = []
+    for cid in sorted(set(p.hand)):
+        card = CARDS[cid]
+        sale = card.sale * gv - 0.1 * greedy.card_value(card)
+        scored.append((sale, len(scored), {"act": "sell", "card": cid}))
+        if card.cost > p.gold:
+            continue
+        for option in range(len(card.actions)):
+            got = greedy.best_action(st, me, card, option, base, cache)
+            if got is not None:
+                gain, extra, move = got
+                scored.append((gain - (card.cost + extra) * gv, len(scored), move))
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    out = [default]
+    for _, _, move in scored:
+        if move not in out:
+            out.append(move)
+    return out[:PLAY_CANDIDATES]
+
+
+def take_candidates(st: State, default: Move) -> list[Move]:
+    """``default``, the deck, then each card of the display that may be taken."""
+    out = [default, {"act": "take", "from": "deck"}]
+    for c in sorted(set(st.display)):
+        if st.display.count(c) - (1 if c == st.sold else 0) > 0:
+            out.append({"act": "take", "card": c})
+    unique: list[Move] = []
+    for m in out:
+        if m not in unique:
+            unique.append(m)
+    return unique
+
+
+class SearchBot:
+    """The search bot (see the module docstring) as a bot function ``(view, rng) -> move``.
+
+    Args:
+        greedy: the greedy bot's judgement (``bots.GREEDY``): attributes ``bot(view, rng)``,
+            ``setup``, ``take``, ``play`` (each ``(state, seat) -> move``), ``best_action``,
+            ``card_value``, ``gold_value`` and ``score_diff``; passed in because the bots'
+            module, which offers the levels, imports this one.
+        iterations: rollouts per searched move (the budget; the same seed gives the same move).
+        rounds: rounds each rollout plays before it is scored.
+    """
+
+    def __init__(self, greedy: Any, iterations: int, rounds: int = ROLLOUT_ROUNDS) -> None:
+        self.greedy = greedy
+        self.iterations = iterations
+        #: Whether the last move was searched (for timings: the others are the policy's own).
+        self.last_searched = False
+        self.rounds = rounds
+
+    def __call__(self, view: PlayerView, rng: Any) -> Move:
+        """The bot's move for ``view``: greedy's, unless the search finds a better play or take."""
+        self.last_searched = False
+        st, me = view.state, view.player
+        default: Move = self.greedy.bot(view, rng)
+        if st.step == PLAY:
+            candidates = play_candidates(self.greedy, st, me, default)
+        elif st.step == TAKE:
+            candidates = take_candidates(st, default)
+        else:
+            return default
+        if len(candidates) == 1:
+            return default
+        self.last_searched = True
+        return self.search(view, candidates, rng.randrange(1 << 40))
+
+    def search(self, view: PlayerView, candidates: list[Move], seed: int) -> Move:
+        """Sequential halving over ``candidates`` (``candidates[0]`` greedy's move, always kept)."""
+        me = view.player
+        alive = list(range(len(candidates)))
+        diffs: list[list[float]] = [[] for _ in candidates]
+        rounds = max(1, math.ceil(math.log2(len(candidates))))
+        sampler = random.Random(seed)
+        for r in range(rounds):
+            per = max(1, self.iterations // (rounds * len(alive)))
+            for _ in range(per):
+                det = determinize(view, sampler)
+                rewards = {}
+                for i in alive:
+                    st = det.copy()
+                    ENGINE.apply(st, me, candidates[i])
+                    rewards[i] = rollout(self.greedy, st, me, self.rounds)
+                for i in alive:
+                    diffs[i].append(rewards[i] - rewards[0])
+            if r < rounds - 1:
+                ranked = sorted(alive, key=lambda i: (-_mean(diffs[i]), i))
+                keep = ranked[: max(2, (len(alive) + 1) // 2)]
+                if 0 not in keep:
+                    keep[-1] = 0
+                alive = sorted(keep)
+        best = max(alive, key=lambda i: (_mean(diffs[i]), -i))
+        if best != 0 and _mean(diffs[best]) < KEEP_Z * _stderr(diffs[best]):
+            best = 0
+        return candidates[best]
+
+
+def _mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def _stderr(xs: list[float]) -> float:
+    """The standard error of the mean of ``xs`` (infinite for fewer than two)."""
+    k = len(xs)
+    if k < 2:
+        return math.inf
+    m = _mean(xs)
+    return math.sqrt(sum((x - m) ** 2 for x in xs) / (k - 1) / k)

@@ -1,0 +1,301 @@
+"""A search bot for Dominion: determinized Monte-Carlo search from the bot's own view.
+
+Method (what was followed, and its parameters):
+
+* **Determinization** (Cowling, Powley and Whitehouse, "Information Set Monte
+  Carlo Tree Search", IEEE TCIAIG 4(2), 2012, section III, "determinization"):
+  each sample rebuilds a full :class:`DominionState` from the seat's
+  :class:`PlayerView` only (:func:`determinize`): the bot's own draw pile
+  holds exactly the cards it owns and cannot see elsewhere (its contents are
+  known, their order is shuffled anew); every other seat's owned cards are
+  public by tracking, and those not in play, set aside or face-up on the
+  discard pile are dealt at random into its hand, deck and discard pile of
+  the public sizes. Nothing the seat cannot know is read.
+* **Flat search at the root with rollouts** (as in Tollisen, Jansen, Goodwin
+  and Glimsdal, "AIs for Dominion Using Monte-Carlo Tree Search", IEA/AIE
+  2015, whose best player searched the buy with rule-based rollouts): the
+  candidate moves are the bot's buys in its Buy phase (the rollout policy's
+  own choice, buying nothing, and the affordable Province, Duchy, Estate,
+  Gold, Silver and the three dearest affordable kingdom cards); each is
+  applied to a determinization and the game is played to its end by
+  ``smart`` for every seat (the same policy the bot meets on the site), or
+  to ``ROLLOUT_TURNS`` more turns, then scored as the share of the win plus
+  ``MARGIN_WEIGHT`` per victory point of lead (so a sure win still prefers
+  the bigger lead, and a lost rollout the smaller gap).
+* **Common random numbers**: every candidate is played on the same
+  determinization with the same shuffles, so candidates are compared in
+  pairs and the noise of the deal cancels out.
+* **Sequential halving** (Karnin, Koren and Somekh, "Almost Optimal
+  Exploration in Multi-Armed Bandits", ICML 2013): the budget of
+  ``iterations`` rollouts is split over ``ceil(log2 K)`` rounds; each round
+  plays every surviving candidate on fresh determinizations and keeps the
+  better half. The rollout policy's own move is never dropped and is kept
+  unless another beats it in paired mean by ``KEEP_MARGIN`` plus ``KEEP_Z``
+  standard errors (a noisy search should not make the bot weaker than its
+  policy).
+
+Every other decision (Action plays, Treasures, answers to attacks and to
+card effects) is the rollout policy's. The search is deterministic given
+the ``rng`` it is passed: each determinization and rollout takes its seed
+from one draw of ``rng``, and the budget counts rollouts, not seconds.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from games.engine.core import Rng
+from games.engine.dominion.cards import COST, TREASURES
+from games.engine.dominion.engine import ENGINE, PlayerView, score
+from games.engine.dominion.state import DominionState
+
+Move = dict[str, Any]
+Policy = Callable[[PlayerView, Any], Move]
+
+#: A rollout stops after this many more turns (all seats together) and is scored as it stands.
+ROLLOUT_TURNS = 80
+#: Reward per victory point of lead at the end of a rollout (a win is worth 1).
+MARGIN_WEIGHT = 0.004
+#: Paired mean reward by which a candidate must beat the policy's own move to replace it.
+KEEP_MARGIN = 0.01
+#: ... and by this many standard errors of the paired differences.
+KEEP_Z = 1.0
+#: At most this many kingdom cards among the buy candidates (the dearest affordable).
+KINGDOM_CANDIDATES = 3
+
+
+def determinize(view: PlayerView, rng: random.Random) -> DominionState:
+    """A full state the viewing seat could be in, sampled with ``rng`` from what it may know.
+
+    For the seat's own turn (its turn open, no decision pending): its hand,
+    cards in play and set aside are as they are; its discard pile holds the
+    cards it saw go there (``PlayerView.my_discard``); its deck holds the rest
+    of what it owns, shuffled. Each other seat's owned cards (public by
+    tracking) minus those in play, set aside and the face-up top of its
+    discard pile are shuffled and dealt into its hand, deck and discard pile
+    of the public sizes. Supply, Trash, turn counters and turn numbers are
+    public and copied. Answers other seats still owe (version 3) are not
+    rebuilt: the sample starts with none owed.
+
+    Raises:
+        ValueError: the view is not of its seat's open turn.
+    """
+    if not view.my_turn:
+        raise ValueError("a determinization is built for the viewing seat's open turn")
+    me = view.me
+    n = view.players
+    hands: list[list[str]] = []
+    decks: list[list[str]] = []
+    discards: list[list[str]] = []
+    plays: list[list[str]] = []
+    asides: list[list[str]] = []
+    # ``opponents_cards`` lists the other seats in turn order from the viewer's left.
+    others = dict(zip([(me + i) % n for i in range(1, n)], view.opponents_cards(), strict=True))
+    for p in range(n):
+        play, aside = view.in_play(p), view.set_aside(p)
+        plays.append(play)
+        asides.append(aside)
+        if p == me:
+            hand = view.hand
+            disc_counts = view.my_discard()
+            top = view.discard_top(p)
+            rest = view.my_cards() - Counter(hand) - disc_counts - Counter(play) - Counter(aside)
+            deck = sorted(rest.elements())
+            rng.shuffle(deck)
+            disc = sorted(disc_counts.elements())
+            rng.shuffle(disc)
+            if top is not None:  # the face-up card stays on top
+                disc.remove(top)
+                disc.append(top)
+        else:
+            owned = others[p]
+            hand_n, deck_n, disc_n = view.counts(p)
+            top = view.discard_top(p)
+            pool_counts = owned - Counter(play) - Counter(aside)
+            if top is not None:
+                pool_counts[top] -= 1
+            pool = sorted(pool_counts.elements())
+            rng.shuffle(pool)
+            hand = pool[:hand_n]
+            deck = pool[hand_n : hand_n + deck_n]
+            disc = pool[hand_n + deck_n :]
+            if top is not None:
+                disc.append(top)
+        hands.append(hand)
+        decks.append(deck)
+        discards.append(disc)
+    supply = view.supply
+    st = DominionState(
+        n=n,
+        kingdom=view.kingdom,
+        supply=supply,
+        trash=view.trash,
+        hands=hands,
+        decks=decks,
+        discards=discards,
+        plays=plays,
+        asides=asides,
+        turns=view.turns(),
+        rng=Rng(rng.randrange(1 << 40)),
+        current=me,
+        phase=view.phase,
+        actions=view.actions,
+        buys=view.buys,
+        coins=view.coins,
+        bought=view.bought,
+        record=False,
+        version=view.version,
+        ask_all=view.hidden_reactions,
+    )
+    st.next_id = 1 << 20  # play ids of the sample never meet the real game's
+    return st
+
+
+def clone(st: DominionState, seed: int) -> DominionState:
+    """A copy of a determinization (open turn, nothing stacked or open) with its own shuffles from ``seed``."""
+    out = DominionState(
+        n=st.n,
+        kingdom=st.kingdom,
+        supply=dict(st.supply),
+        trash=st.trash[:],
+        hands=[z[:] for z in st.hands],
+        decks=[z[:] for z in st.decks],
+        discards=[z[:] for z in st.discards],
+        plays=[z[:] for z in st.plays],
+        asides=[z[:] for z in st.asides],
+        turns=st.turns[:],
+        rng=Rng(seed),
+        current=st.current,
+        phase=st.phase,
+        actions=st.actions,
+        buys=st.buys,
+        coins=st.coins,
+        bought=st.bought,
+        record=False,
+        version=st.version,
+        ask_all=st.ask_all,
+    )
+    out.next_id = st.next_id
+    return out
+
+
+def rollout(st: DominionState, policy: Policy, rng: random.Random, me: int, max_turns: int = ROLLOUT_TURNS) -> float:
+    """Play ``st`` with ``policy`` for every seat to the end (or ``max_turns`` more turns); ``me``'s reward.
+
+    The reward is ``me``'s share of the win (1, 1/k for a k-way tie, 0) by
+    the rules' ranking, or by the score as it stands when the rollout is cut
+    short, plus ``MARGIN_WEIGHT`` per point of lead over the best other seat.
+    """
+    apply = ENGINE.apply
+    pending = ENGINE.pending
+    stop = sum(st.turns) + max_turns
+    while not st.game_over and sum(st.turns) < stop:
+        p = pending(st)[0].player
+        apply(st, p, policy(PlayerView(st, p), rng))
+    scores = [score(st, p) for p in range(st.n)]
+    turns = st.turns
+    keys = [(scores[p], -turns[p]) for p in range(st.n)]
+    best = max(keys)
+    winners = [p for p in range(st.n) if keys[p] == best]
+    lead = scores[me] - max(scores[p] for p in range(st.n) if p != me)
+    return (1.0 / len(winners) if me in winners else 0.0) + MARGIN_WEIGHT * lead
+
+
+def buy_candidates(view: PlayerView, default: Move) -> list[Move]:
+    """The moves searched in the Buy phase: ``default`` first, buying nothing, then the sensible buys."""
+    coins = view.coins
+    supply = view.supply
+    affordable = [c for c, k in supply.items() if k > 0 and COST[c] <= coins]
+    picks = [c for c in ("Province", "Gold", "Duchy", "Silver", "Estate") if c in affordable]
+    kingdom = [c for c in affordable if c in view.kingdom]
+    kingdom.sort(key=lambda c: (-COST[c], c))
+    picks += kingdom[:KINGDOM_CANDIDATES]
+    if "Gardens" in view.kingdom and "Copper" in affordable:
+        picks.append("Copper")
+    out = [default]
+    for move in [{"act": "end_turn"}, *({"act": "buy", "card": c} for c in picks)]:
+        if move not in out:
+            out.append(move)
+    return out
+
+
+class SearchBot:
+    """The search bot (see the module docstring) as a bot function ``(view, rng) -> move``.
+
+    Args:
+        policy: the bot whose moves it searches around and plays out rollouts with.
+        iterations: rollouts per searched move (the budget; the move is the same for the same seed).
+        max_turns: a rollout's length in turns (all seats together) before it is scored as it stands.
+    """
+
+    def __init__(self, policy: Policy, iterations: int, max_turns: int = ROLLOUT_TURNS) -> None:
+        self.policy = policy
+        self.iterations = iterations
+        #: Whether the last move was searched (for timings: the others are the policy's own).
+        self.last_searched = False
+        self.max_turns = max_turns
+
+    def __call__(self, view: PlayerView, rng: Any) -> Move:
+        """The bot's move for ``view``: the policy's, unless the search finds a better buy."""
+        self.last_searched = False
+        default = self.policy(view, rng)
+        if view.decision is not None or not view.my_turn or view.buys < 1:
+            return default
+        if default["act"] not in ("buy", "end_turn"):
+            return default
+        if any(c in TREASURES for c in view.hand) and not view.bought:
+            return default  # Treasures first: the policy plays them before buying
+        candidates = buy_candidates(view, default)
+        if len(candidates) == 1:
+            return default
+        self.last_searched = True
+        return self.search(view, candidates, rng.randrange(1 << 40))
+
+    def search(self, view: PlayerView, candidates: list[Move], seed: int) -> Move:
+        """Sequential halving over ``candidates`` (``candidates[0]`` the policy's move, always kept)."""
+        me = view.me
+        alive = list(range(len(candidates)))
+        # Per candidate, its reward minus the policy move's on the same sample (common random numbers).
+        diffs: list[list[float]] = [[] for _ in candidates]
+        rounds = max(1, math.ceil(math.log2(len(candidates))))
+        sampler = random.Random(seed)
+        for r in range(rounds):
+            per = max(1, self.iterations // (rounds * len(alive)))
+            for _ in range(per):
+                det = determinize(view, sampler)
+                shuffle_seed = sampler.randrange(1 << 40)
+                rewards = {}
+                for i in alive:
+                    st = clone(det, shuffle_seed)
+                    ENGINE.apply(st, me, candidates[i])
+                    rewards[i] = rollout(st, self.policy, random.Random(shuffle_seed), me, self.max_turns)
+                for i in alive:
+                    diffs[i].append(rewards[i] - rewards[0])
+            if r < rounds - 1:
+                ranked = sorted(alive, key=lambda i: (-_mean(diffs[i]), i))
+                keep = ranked[: max(2, (len(alive) + 1) // 2)]
+                if 0 not in keep:
+                    keep[-1] = 0
+                alive = sorted(keep)
+        best = max(alive, key=lambda i: (_mean(diffs[i]), -i))
+        # Leave the policy's move only for one that beats it clearly, in paired samples.
+        if best != 0 and _mean(diffs[best]) < KEEP_MARGIN + KEEP_Z * _stderr(diffs[best]):
+            best = 0
+        return candidates[best]
+
+
+def _mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def _stderr(xs: list[float]) -> float:
+    """The standard error of the mean of ``xs`` (infinite for fewer than two)."""
+    k = len(xs)
+    if k < 2:
+        return math.inf
+    m = _mean(xs)
+    return math.sqrt(sum((x - m) ** 2 for x in xs) / (k - 1) / k)
