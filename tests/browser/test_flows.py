@@ -117,6 +117,26 @@ def test_after_play_all_treasures_by_keyboard_a_second_enter_does_not_end_the_tu
     page.close()
 
 
+def test_a_push_arriving_before_the_moves_answer_settled_still_leaves_the_focus_on_the_status(browser, live_server):
+    """The move's answer swaps the board, and the same move's push swaps it again before the first swap
+    settled: the focus, gone with the pressed button, must still come back to the status, not to the page's
+    top (a keyboard player's Tab would start over). Two swaps, in that order, as they arrive under load."""
+    game, mover, page = dominion_treasure_step(browser, live_server)
+    page.get_by_role("button", name="Play all Treasures").focus()
+    focused = page.evaluate("""() => {
+        const live = document.getElementById("game-live");
+        const swap = () => document.body.dispatchEvent(
+            new CustomEvent("htmx:beforeSwap", {bubbles: true, detail: {target: live, shouldSwap: true}}));
+        swap();                                   // the move's answer is about to replace the board...
+        document.activeElement.remove();          // ...and does: the pressed button is gone
+        swap();                                   // the push of the same move arrives before it settled
+        document.body.dispatchEvent(new CustomEvent("htmx:afterSettle", {bubbles: true, detail: {}}));
+        return document.activeElement.id;
+    }""")
+    assert focused == "game-status"
+    page.close()
+
+
 def test_tabbing_through_the_supply_stops_once_per_buyable_pile_and_shows_its_cards_text(browser, live_server):
     """Tab from the first Buy button through the supply: every buyable pile is one stop, its Buy button (never
     its card as well); piles that cannot be bought keep their card's stop. The focused pile's card text is

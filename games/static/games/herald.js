@@ -31,7 +31,9 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     var el = document.activeElement;
     var target = event.detail.target;
-    wanted = el && el !== document.body && target && target.contains(el) ? describe(el) : null;
+    // A second swap before the first one settled (the move's answer, then its push) finds the focus
+    // already gone with the first: it must not forget what the first swap is to restore.
+    if (el && el !== document.body && target && target.contains(el)) wanted = describe(el);
   });
 
   document.addEventListener("htmx:afterSettle", function () {
