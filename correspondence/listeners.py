@@ -13,9 +13,11 @@ from django.contrib.auth.signals import user_logged_out
 from django.db.models.signals import post_save
 
 from correspondence import outbox, push
+from correspondence.sweep import sweep_on_request
 from correspondence.tasks import outbox_enqueue
 from correspondence.vacations import vacation_ends
 from games import events, policy
+from ops import numbers as ops_numbers
 
 
 def on_game_started(event: events.GameStarted) -> None:
@@ -78,9 +80,9 @@ def on_changes_committed(event: events.ChangesCommitted) -> None:
 
 
 def connect() -> None:
-    """Subscribe every listener above, register the vacation source, forget a browser's push
-    subscription when its session signs out (``push.on_signed_out``), and every push subscription
-    of an account deactivated or deleted (``push.on_user_saved``). Idempotent."""
+    """Subscribe every listener above, register the vacation source and the sweep from page requests,
+    forget a browser's push subscription when its session signs out (``push.on_signed_out``), and every
+    push subscription of an account deactivated or deleted (``push.on_user_saved``). Idempotent."""
     user_logged_out.connect(push.on_signed_out, dispatch_uid="correspondence-push-signed-out")
     post_save.connect(push.on_user_saved, sender=settings.AUTH_USER_MODEL, dispatch_uid="correspondence-push-closed")
     events.subscribe(events.GameStarted, on_game_started)
@@ -94,3 +96,6 @@ def connect() -> None:
     events.subscribe(events.PlayersInvited, on_players_invited)
     events.subscribe(events.ChangesCommitted, on_changes_committed)
     policy.register_absence(vacation_ends)
+    # Without a Celery beat, timeouts and the outbox are swept from the lobby's and the game page's requests.
+    policy.register_request_work(sweep_on_request)
+    ops_numbers.register(outbox.ops_numbers)

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from datetime import UTC, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import F, Q
+from django.db.models import Count, F, Min, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -440,3 +440,19 @@ def digests_send_all() -> int:
         except Exception:  # one bad address must not stop everyone's digest
             log.exception("digest for user %s failed", user_id)
     return sent
+
+
+def ops_numbers(now: datetime) -> dict[str, Any]:
+    """The outbox's numbers for the staff page (``ops.selectors``, registered by ``listeners.connect``).
+
+    unsent_notifications (pending or being sent, not those held for the digest), oldest_unsent_age (or None),
+    failed_notifications (rows the sender gave up on).
+    """
+    unsent = Notification.objects.filter(
+        status__in=[Notification.Status.PENDING, Notification.Status.SENDING]
+    ).aggregate(n=Count("pk"), oldest=Min("created"))
+    return {
+        "unsent_notifications": unsent["n"],
+        "oldest_unsent_age": (now - unsent["oldest"]) if unsent["oldest"] else None,
+        "failed_notifications": Notification.objects.filter(status=Notification.Status.FAILED).count(),
+    }

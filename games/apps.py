@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.apps import AppConfig
 
-from games import events
+from games import events, kinds
+from ops import numbers as ops_numbers
 
 
 class GamesConfig(AppConfig):
@@ -16,7 +17,7 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         """After every committed change: push it to the open pages (``games.live``), queue the bots' turn
         and a waiting forced move (``games.tasks``)."""
-        from games import kinds, live, tasks  # they import models, which load only after every app config
+        from games import live, selectors, tasks  # they import models, which load only after every app config
 
         # First: every other app's ready may ask for the installed games.
         kinds.load()
@@ -25,3 +26,16 @@ class GamesConfig(AppConfig):
         live.subscribe()
         events.subscribe(events.ChangesCommitted, tasks.bots_on_commit)
         events.subscribe(events.ChangesCommitted, tasks.grace_on_commit)
+        # The staff page's numbers of games and moves (ops sits below games, so games tells it).
+        ops_numbers.register(selectors.ops_numbers)
+
+    def warm_up(self) -> list[str]:
+        """Import every installed game's engine in this process and return its board's templates to compile.
+
+        Called by ``website.warmup.warm_process`` (gunicorn's master, before it forks the workers).
+        """
+        templates = []
+        for kind in kinds.all_kinds():
+            kind.engine()
+            templates.append(f"games/{kind.name}/board.html")
+        return templates

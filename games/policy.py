@@ -11,10 +11,17 @@ import them):
 * Must this game end with a result whoever leaves it? (``tournaments``: a
   table's game keeps the forfeit rule when a player leaves at move 0, where
   others are aborted: ``games.leaving.at_move_0``.)
+* May this viewer read the chat lines a moderator hid? (``moderation``:
+  moderators may, marked as hidden.)
+
+And one thing it lets them do: the periodic work they run from a page
+request when no Celery beat runs (``correspondence``'s sweep on the lobby
+and the game page, ``matchmaking``'s tick on the lobby).
 
 Each app answers by registering a function in its ``AppConfig.ready``;
-with nothing registered, nobody is restricted, nobody is away and no game
-needs a result (the engines' and services' own tests run that way).
+with nothing registered, nobody is restricted, nobody is away, no game
+needs a result, nobody reads hidden chat and pages do no periodic work
+(the engines' and services' own tests run that way).
 """
 
 from __future__ import annotations
@@ -24,6 +31,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
     from accounts.models import User
     from games.models import Game
 
@@ -34,10 +43,17 @@ Restriction = Callable[["User", str], bool]
 Absence = Callable[[Iterable[int], datetime], dict[int, datetime]]
 
 ResultNeed = Callable[["Game"], bool]
+HiddenChatReader = Callable[["User | AnonymousUser"], bool]
+RequestWork = Callable[[], None]
+
+#: The pages that run the apps' periodic work from their requests.
+PAGES = frozenset({"lobby", "game"})
 
 _restrictions: list[Restriction] = []
 _absences: list[Absence] = []
 _result_needs: list[ResultNeed] = []
+_hidden_chat_readers: list[HiddenChatReader] = []
+_request_work: list[tuple[RequestWork, frozenset[str]]] = []
 
 
 def register_restriction(check: Restriction) -> None:
@@ -86,3 +102,37 @@ def away_until(user_ids: Iterable[int], now: datetime) -> dict[int, datetime]:
             if user_id not in out or back > out[user_id]:
                 out[user_id] = back
     return out
+
+
+def register_hidden_chat_reader(check: HiddenChatReader) -> None:
+    """Add ``check(user) -> bool`` (True: this viewer reads hidden chat lines, marked) to the checks (idempotent)."""
+    if check not in _hidden_chat_readers:
+        _hidden_chat_readers.append(check)
+
+
+def reads_hidden_chat(user: User | AnonymousUser) -> bool:
+    """True if an app lets ``user`` read the chat lines a moderator hid (the game page marks them)."""
+    return any(check(user) for check in _hidden_chat_readers)
+
+
+def register_request_work(work: RequestWork, pages: Iterable[str] = PAGES) -> None:
+    """Run ``work()`` from requests of ``pages`` (some of :data:`PAGES`), in the order registered (idempotent).
+
+    ``work`` decides for itself whether to run now (without a Celery beat, at
+    most so often) and never raises: the page matters more.
+
+    Raises:
+        ValueError: an unknown page.
+    """
+    where = frozenset(pages)
+    if not where <= PAGES:
+        raise ValueError(f"unknown pages {sorted(where - PAGES)}")
+    if all(known is not work for known, _where in _request_work):
+        _request_work.append((work, where))
+
+
+def request_work(page: str) -> None:
+    """Run the periodic work the apps registered for ``page`` (one of :data:`PAGES`), from its request."""
+    for work, where in _request_work:
+        if page in where:
+            work()

@@ -9,6 +9,7 @@ fixed number of queries whatever the number of games.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
@@ -18,7 +19,7 @@ from django.utils.translation import gettext as _
 from games.engine.undo import retracted_seqs
 from games.errors import GameNotActive
 from games.eventtext import describe, merged_draws, read_plays
-from games.models import Game, Seat
+from games.models import Action, Game, Seat
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -441,4 +442,28 @@ def game_record(game: Game) -> dict[str, Any]:
         "retracted": {str(k): v for k, v in retracted_seqs((seq, move) for seq, _seat, move, _s in rows).items()},
         "started": game.started.isoformat() if game.started else None,
         "finished": game.finished.isoformat() if game.finished else None,
+    }
+
+
+def ops_numbers(now: datetime) -> dict[str, Any]:
+    """The games' numbers for the staff page (``ops.selectors``, registered by ``GamesConfig.ready``).
+
+    games_running, games_open; moves_last_hour and moves_last_day (Actions created since); overdue_decisions
+    (seats of running games past their deadline); frozen_games (ids of games waiting on a moderator, oldest first).
+    """
+    games = Game.objects.aggregate(
+        running=Count("pk", filter=Q(status=Game.Status.ACTIVE)),
+        open=Count("pk", filter=Q(status=Game.Status.OPEN)),
+    )
+    moves = Action.objects.filter(created__gte=now - timedelta(days=1)).aggregate(
+        day=Count("pk"), hour=Count("pk", filter=Q(created__gte=now - timedelta(hours=1)))
+    )
+    frozen = Game.objects.filter(status=Game.Status.FROZEN).order_by("pk").values_list("pk", flat=True)[:100]
+    return {
+        "games_running": games["running"],
+        "games_open": games["open"],
+        "moves_last_hour": moves["hour"],
+        "moves_last_day": moves["day"],
+        "overdue_decisions": Seat.objects.filter(deadline__lt=now, game__status=Game.Status.ACTIVE).count(),
+        "frozen_games": list(frozen),
     }

@@ -15,7 +15,8 @@ class ModerationConfig(AppConfig):
     verbose_name = _("Moderation")
 
     def ready(self) -> None:
-        """Tell ``games`` whom a ban or a mute stops (``games.policy``)."""
-        from moderation.selectors import restricts  # it imports models, which load after every app config
+        """Tell ``games`` whom a ban or a mute stops, and who reads hidden chat lines (``games.policy``)."""
+        from moderation.selectors import is_moderator, restricts  # they import models (loaded after every config)
 
         policy.register_restriction(restricts)
+        policy.register_hidden_chat_reader(is_moderator)

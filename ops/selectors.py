@@ -1,77 +1,68 @@
-"""The numbers operators ask for, read-only, for the staff page ``/ops/stats/``."""
+"""The numbers operators ask for, read-only, for the staff page ``/ops/stats/``.
+
+``ops`` sits below the apps whose numbers it shows, so it imports none of
+them: each app registers a function that takes its own numbers
+(``ops.numbers.register``, in its ``AppConfig.ready``), and the page shows what they
+answer beside ops' own (the Celery heartbeat). ``games`` answers for games,
+moves, overdue decisions and frozen games; ``correspondence`` for the outbox.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
-from django.db.models import Count, Min, Q
 from django.utils import timezone
 
-from correspondence.models import Notification
-from games.models import Action, Game, Seat
+from ops import numbers as sources
 from ops.health import heartbeat_age
 
 
 @dataclass(frozen=True, slots=True)
 class SiteStats:
-    """A snapshot of the site's state.
+    """A snapshot of the site's state: ``now`` (UTC), the Celery heartbeat's age, and the apps' numbers.
+
+    The apps' numbers read as attributes (``stats.games_running``), as the
+    page's template reads them. Those of the site's apps:
+
+    * ``games``: games_running, games_open; moves_last_hour, moves_last_day
+      (Actions created in the last hour / 24 hours); overdue_decisions (seats
+      of running games whose deadline has passed: the sweep should time them
+      out within a minute); frozen_games (ids of games stopped because their log
+      no longer replays, oldest first: each needs a moderator).
+    * ``correspondence``: unsent_notifications (outbox rows pending or being
+      sent, not those held for the digest), oldest_unsent_age (or None),
+      failed_notifications (rows the sender gave up on).
 
     Attributes:
-        games_running: games in progress.
-        games_open: games waiting for players.
-        moves_last_hour, moves_last_day: Actions created in the last hour / 24 hours.
-        unsent_notifications: outbox rows still pending or being sent (not counting those held for the digest).
-        oldest_unsent_age: age of the oldest of those, or None.
-        failed_notifications: outbox rows the sender gave up on.
-        overdue_decisions: seats of running games whose deadline has passed
-            (the sweep should time them out within a minute).
+        now: when the numbers were taken.
         heartbeat_age: since the Celery heartbeat was last stamped, or None (never).
-        frozen_games: ids of games stopped because their log no longer replays
-            (``games.lifecycle.game_freeze``), oldest first: each needs a moderator.
-        now: when the numbers were taken (UTC).
+        numbers: name -> value, from every registered source.
     """
 
-    games_running: int
-    games_open: int
-    moves_last_hour: int
-    moves_last_day: int
-    unsent_notifications: int
-    oldest_unsent_age: timedelta | None
-    failed_notifications: int
-    overdue_decisions: int
-    heartbeat_age: timedelta | None
     now: datetime
-    frozen_games: list[int]
+    heartbeat_age: timedelta | None
+    numbers: dict[str, Any]
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return object.__getattribute__(self, "numbers")[name]
+        except KeyError:
+            raise AttributeError(name) from None
 
 
 def site_stats() -> SiteStats:
-    """Take the numbers; a handful of aggregate queries, each served by an index except the move counts."""
+    """Take the numbers: ops' own, then each registered source's (a handful of aggregate queries).
+
+    Raises:
+        ValueError: two sources answered the same name.
+    """
     now = timezone.now()
-    games = Game.objects.aggregate(
-        running=Count("pk", filter=Q(status=Game.Status.ACTIVE)),
-        open=Count("pk", filter=Q(status=Game.Status.OPEN)),
-    )
-    moves = Action.objects.filter(created__gte=now - timedelta(days=1)).aggregate(
-        day=Count("pk"), hour=Count("pk", filter=Q(created__gte=now - timedelta(hours=1)))
-    )
-    unsent = Notification.objects.filter(
-        status__in=[Notification.Status.PENDING, Notification.Status.SENDING]
-    ).aggregate(n=Count("pk"), oldest=Min("created"))
-    failed = Notification.objects.filter(status=Notification.Status.FAILED).count()
-    overdue = Seat.objects.filter(deadline__lt=now, game__status=Game.Status.ACTIVE).count()
-    return SiteStats(
-        games_running=games["running"],
-        games_open=games["open"],
-        moves_last_hour=moves["hour"],
-        moves_last_day=moves["day"],
-        unsent_notifications=unsent["n"],
-        oldest_unsent_age=(now - unsent["oldest"]) if unsent["oldest"] else None,
-        failed_notifications=failed,
-        overdue_decisions=overdue,
-        heartbeat_age=heartbeat_age(),
-        now=now,
-        frozen_games=list(
-            Game.objects.filter(status=Game.Status.FROZEN).order_by("pk").values_list("pk", flat=True)[:100]
-        ),
-    )
+    numbers: dict[str, Any] = {}
+    for source in sources.sources():
+        answer = source(now)
+        if clash := numbers.keys() & answer.keys():
+            raise ValueError(f"two sources of ops numbers answer {sorted(clash)}")
+        numbers.update(answer)
+    return SiteStats(now=now, heartbeat_age=heartbeat_age(), numbers=numbers)

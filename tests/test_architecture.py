@@ -185,7 +185,6 @@ NAMES_A_GAME_ALLOWLIST = {
     "tournaments/forms.py",
     "tournaments/models.py",
     "tournaments/templatetags/tournament_tags.py",
-    "website/warmup.py",
 }
 
 

@@ -7,6 +7,12 @@ connection. Measured on the load machine (2026-12-02): a fresh process's
 first lobby took 610 ms against 125 ms for the next, its first game page
 96 ms against 45, and its first move's email queueing 180 ms against 2.
 
+What is warmed besides the platform's own pages is each installed app's
+business: an app config with a ``warm_up()`` method (``games``: the
+installed games' engines and boards) does its part and names the templates
+its pages draw on every visit; ``website`` sits below every app and imports
+none of them.
+
 gunicorn calls :func:`warm_process` once in the master after loading the
 site (``preload_app``), so every worker forks with it done, and
 :func:`warm_worker` in each worker after the fork for what cannot be
@@ -19,7 +25,8 @@ from __future__ import annotations
 
 import logging
 
-from games.engine.registry import ENGINE_MODULES, get_engine
+from django.apps import apps
+
 from website.celery import app
 
 log = logging.getLogger("herald.warmup")
@@ -31,8 +38,6 @@ TEMPLATES = (
     "games/game.html",
     "games/game.html#live",
     "games/game.html#chat",
-    "games/dominion/board.html",
-    "games/domaine/board.html",
     "games/generic_board.html",
     "games/replay.html",
     "games/new.html",
@@ -56,9 +61,11 @@ def warm_process() -> None:
 
     try:
         reverse("games:lobby")  # builds the resolver's reverse tables
-        for kind in ENGINE_MODULES:
-            get_engine(kind)
-        for name in TEMPLATES:
+        templates = list(TEMPLATES)
+        for config in apps.get_app_configs():
+            if warm_up := getattr(config, "warm_up", None):
+                templates.extend(warm_up())
+        for name in templates:
             try:
                 get_template(name)
             except TemplateDoesNotExist:

@@ -16,8 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from correspondence.services import sweep_on_request
-from games import selectors, services
+from games import policy, selectors, services
 from games.bots import engine_bots
 from games.engine.registry import get_engine
 from games.forms import GAME_FORMS
@@ -29,7 +28,6 @@ from games.views.access import (
     get_game_for_user,
     login_required_for_game_post,
 )
-from matchmaking.periodic import tick_on_request as matchmaking_tick_on_request
 
 #: What the lobby's poll answers with when its lists changed: the lists, and the messages out of band.
 LIVE_PARTS = ("games/lobby.html#lists", "_messages.html")
@@ -44,9 +42,9 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
     move, your other games, open games): 204 while they are as drawn, else that region redrawn, so
     "Your move" fills without a reload (``lobby_cursor``).
     """
-    sweep_on_request()
-    # Without a broker there is no beat: seeks expire and the matcher runs from here (at most every 30 s).
-    matchmaking_tick_on_request()
+    # Without a broker there is no beat: the timeout sweep runs from here, seeks expire and the matcher runs
+    # (each at most so often: games.policy.request_work).
+    policy.request_work("lobby")
     user = request.user if request.user.is_authenticated else None
     invitations = list(selectors.my_invitations(user)) if user else []
     invited = {g.pk for g in invitations}

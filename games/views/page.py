@@ -7,6 +7,7 @@ from functools import partial
 from http import HTTPStatus
 from typing import Any
 
+from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -17,8 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from accounts.selectors import blocked_subquery
-from correspondence.services import sweep_on_request
-from games import selectors, services
+from games import policy, selectors, services
 from games.forms import ChatForm
 from games.lifecycle import seat_seen
 from games.models import ChatMessage, Game, Seat
@@ -32,7 +32,6 @@ from games.views.access import (
     get_game_for_user,
     login_required_for_game_post,
 )
-from moderation.selectors import is_moderator, request_state, with_hidden_flag
 
 #: How long a rendered board is kept (a new move makes a new key at once; this bounds a deploy's stale HTML).
 BOARD_CACHE_SECONDS = 300
@@ -90,7 +89,7 @@ def game_context(
         "chat": chat,
         "chat_cursor": SimpleLazyObject(lambda: chat[-1].pk if chat else 0),
         "chat_form": ChatForm(),
-        "can_chat": user.is_authenticated and not request_state(request).muted,
+        "can_chat": user.is_authenticated and not policy.is_restricted(user, "chat"),
         "can_join": (user.is_authenticated and game.is_open and seat is None and len(seats) < game.max_players),
         "can_leave": game.is_open and seat is not None and game.creator_id != user.pk,
         "can_cancel": game.is_open and user.is_authenticated and (game.creator_id == user.pk or user.is_staff),
@@ -122,8 +121,8 @@ def _visible_chat(request: HttpRequest, game: Game) -> Any:
     """The game's chat lines this viewer is shown (the page's list, and what its poll compares with)."""
     chat_qs = ChatMessage.objects.filter(game=game)
     # Lines a moderator hid stay in the table for the record; only moderators see them (marked).
-    if is_moderator(request.user):
-        chat_qs = with_hidden_flag(chat_qs)
+    if policy.reads_hidden_chat(request.user):
+        chat_qs = chat_qs.annotate(is_hidden=ExpressionWrapper(Q(moderation_hidden__isnull=False), BooleanField()))
     else:
         chat_qs = chat_qs.filter(moderation_hidden__isnull=True)
     if request.user.is_authenticated:
@@ -182,7 +181,7 @@ def status_cursor(game: Game, seat_count: int, presence: dict[int, Any]) -> str:
 @never_cache
 def game_detail(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     """The game page: status, board, log and chat; spectators get the public view."""
-    sweep_on_request()
+    policy.request_work("game")
     game, seat = get_game_for_user(request, game_id)
     # Opening the game counts as having seen "your move"; while it stays open, no email for it.
     seat_seen(seat=seat)
