@@ -2,8 +2,8 @@
 
 A round robin of 2-player games between every pair of a game's bot levels
 (``GameKind.bot_levels``), each pair playing ``games_per_pair`` games with
-the seats swapped every other game and the game's default options (for
-Dominion a random kingdom per game, from the game's seed). Each game is
+the seats swapped every other game and the game's default options (a game
+that deals a random setup deals one per game, from the game's seed). Each game is
 played through the engine alone (no database rows, no clocks): every
 decision is answered by the seat's bot from that seat's own view, as the
 site's bot seats are.
@@ -69,7 +69,7 @@ def play_bots(
     Args:
         kind: the game.
         bots: bot names (keys of ``kind.bots``), one per seat.
-        seed: the game's seed (its deal, e.g. Dominion's random kingdom) and the bots' randomness.
+        seed: the game's seed (its deal, a random setup too) and the bots' randomness.
         options: the game's options (``None``: its defaults).
 
     Returns:
