@@ -1,4 +1,9 @@
-"""Forms for creating games and posting chat."""
+"""Forms for creating games and posting chat.
+
+The new-game form is :class:`GameOptionsForm`, the options every game shares;
+a game adds its own in its ``options`` part (``Form``, a subclass), found by
+:func:`options_form`.
+"""
 
 from __future__ import annotations
 
@@ -11,15 +16,13 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games.engine.dominion.cards import KINGDOM_CARDS, RECOMMENDED_SETS
-from games.eventtext import card_name
-from games.i18n import bot_name, kingdom_set_name
+from games import kinds
+from games.bots import engine_bots
+from games.i18n import bot_name
+from games.kinds import GameKind
 from games.models import Game
 from games.services import TIME_CONTROLS
 from website.text import validate_one_line
-
-#: Bots offered on the form, in order; only those the engine has are shown.
-OFFERED_BOTS = ["smart", "big_money"]
 
 HUMAN = ""
 
@@ -36,24 +39,22 @@ def time_control_label(delta: timedelta) -> str:
     return ngettext("%(n)d day", "%(n)d days", days) % {"n": days}
 
 
-def kingdom_card_choices() -> list[tuple[str, str]]:
-    """The Kingdom cards as form choices: (English name, the name in the reader's language).
-
-    A callable, so that Django draws the choices when the form is shown, in that request's language.
-    """
-    return [(name, card_name(name)) for name in KINGDOM_CARDS]
-
-
 class GameOptionsForm(forms.Form):
-    """The options every game kind offers: players, time per move, rated, who may join, bot seats.
+    """The options every game offers: players, time per move, rated, who may join, bot seats.
 
-    A game kind subclasses it with its own options, its ``kind`` and
-    ``offered_bots``, and its ``game_create_kwargs``.
+    A game's ``options`` part subclasses it (``Form``) with its own fields, their cleaning
+    (``clean``, calling this one's), :meth:`game_options` and, to draw its fields on the page,
+    ``fields_template``. A game without the part gets this form as it is (no options).
+
+    Args:
+        kind: the game's name (``Game.kind``), for :meth:`game_create_kwargs`.
+        bots: the bot names offered for the other seats (:func:`offered_bots`).
     """
 
-    kind = ""
-    #: Bots offered on the form, in order; only those the engine has are shown.
+    #: Bots offered for the other seats, in order (only those the engine has are shown; empty: all of them).
     offered_bots: list[str] = []
+    #: The template that draws the game's own fields inside the form ("" for none).
+    fields_template = ""
 
     players = forms.TypedChoiceField(
         label=_("Players"), choices=[(n, str(n)) for n in (2, 3, 4)], coerce=int, initial=2
@@ -97,9 +98,10 @@ class GameOptionsForm(forms.Form):
         label=_("Invite (usernames, separated by commas or spaces)"), required=False, max_length=500
     )
 
-    def __init__(self, *args: Any, bots: list[str] | None = None, **kwargs: Any) -> None:
-        """Build the form; ``bots`` are the bot names the engine offers."""
+    def __init__(self, *args: Any, kind: str = "", bots: list[str] | None = None, **kwargs: Any) -> None:
+        """Build the form for game ``kind``; ``bots`` are the bot names offered for a seat."""
         super().__init__(*args, **kwargs)
+        self.kind = kind
         # Labels are built per request so they follow the active language.
         cast(forms.ChoiceField, self.fields["time_per_move"]).choices = [
             (int(d.total_seconds()), time_control_label(d)) for d in TIME_CONTROLS
@@ -109,10 +111,6 @@ class GameOptionsForm(forms.Form):
         ]
 
         bot_choices = [(HUMAN, _("A person"))] + [(name, bot_name(name)) for name in (bots or [])]
-        if "recommended_set" in self.fields:
-            cast(forms.ChoiceField, self.fields["recommended_set"]).choices = [
-                (n, kingdom_set_name(n)) for n in RECOMMENDED_SETS
-            ]
         for seat in (2, 3, 4):
             self.fields[f"seat_{seat}"] = forms.ChoiceField(
                 label=_("Seat %(n)d") % {"n": seat}, required=False, choices=bot_choices, initial=HUMAN
@@ -153,78 +151,41 @@ class GameOptionsForm(forms.Form):
             "bots": data["bots"],
         }
 
-    def game_create_kwargs(self) -> dict[str, Any]:
-        """Return ``games.services.game_create``'s arguments (but ``creator``): each kind's form says its own."""
-        raise NotImplementedError
-
-
-class DominionGameForm(GameOptionsForm):
-    """Options for a new Dominion game; ``game_create_kwargs`` turns them into service arguments."""
-
-    kind = "dominion"
-    offered_bots = OFFERED_BOTS
-
-    KINGDOM_RANDOM = "random"
-    KINGDOM_RECOMMENDED = "recommended"
-    KINGDOM_PICK = "pick"
-
-    kingdom = forms.ChoiceField(
-        label=_("Kingdom"),
-        widget=forms.RadioSelect,
-        initial=KINGDOM_RANDOM,
-        choices=[
-            (KINGDOM_RANDOM, _("Random")),
-            (KINGDOM_RECOMMENDED, _("A recommended set")),
-            (KINGDOM_PICK, _("Pick 10 cards")),
-        ],
-    )
-    recommended_set = forms.ChoiceField(
-        label=_("Recommended set"), required=False, choices=[(name, name) for name in RECOMMENDED_SETS]
-    )
-    cards = forms.MultipleChoiceField(
-        label=_("Cards"),
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-        choices=kingdom_card_choices,
-    )
-
-    def clean(self) -> dict[str, Any]:
-        """Check the kingdom choice is complete and the bots fit the seats."""
-        super().clean()
-        data = self.cleaned_data
-        mode = data.get("kingdom")
-        if mode == self.KINGDOM_RECOMMENDED and not data.get("recommended_set"):
-            self.add_error("recommended_set", _("Choose a recommended set."))
-        if mode == self.KINGDOM_PICK and len(data.get("cards") or []) != 10:
-            self.add_error("cards", _("Pick exactly 10 cards."))
-        return data
+    def game_options(self) -> dict[str, Any]:
+        """Return the game's options (``Game.options``, checked by its engine) from the cleaned data: none here."""
+        return {}
 
     def game_create_kwargs(self) -> dict[str, Any]:
-        """Return the keyword arguments for ``services.game_create`` (without ``creator``)."""
-        data = self.cleaned_data
-        mode = data["kingdom"]
-        if mode == self.KINGDOM_RECOMMENDED:
-            kingdom: Any = data["recommended_set"]
-        elif mode == self.KINGDOM_PICK:
-            kingdom = list(data["cards"])
-        else:
-            kingdom = "random"
-        return {"kind": "dominion", "options": {"kingdom": kingdom}, **self.common_create_kwargs()}
+        """Return ``games.services.game_create``'s arguments (but ``creator``) from the cleaned data."""
+        return {"kind": self.kind, "options": self.game_options(), **self.common_create_kwargs()}
 
 
-class DomaineGameForm(GameOptionsForm):
-    """Options for a new Domaine game: only the common ones (the engine has no options yet)."""
+def options_form(kind: GameKind) -> type[GameOptionsForm]:
+    """Return game ``kind``'s new-game form: its ``options`` part's ``Form``, else the common options alone.
 
-    kind = "domaine"
-    offered_bots = ["greedy", "random"]
+    The part (``<package>/options.py``, docs/games.md) defines ``Form``, a subclass of
+    :class:`GameOptionsForm` with the game's own fields, their cleaning and ``game_options``.
+    """
+    part = kind.part("options")
+    form: type[GameOptionsForm] = getattr(part, "Form", GameOptionsForm)
+    return form
 
-    def game_create_kwargs(self) -> dict[str, Any]:
-        """Return the keyword arguments for ``services.game_create`` (without ``creator``)."""
-        return {"kind": "domaine", "options": {}, **self.common_create_kwargs()}
+
+def offered_bots(kind: GameKind, form_class: type[GameOptionsForm]) -> list[str]:
+    """Return the bots the new-game form of ``kind`` offers for a seat: the form's ``offered_bots``
+    (all the engine's bots if it names none), those the engine has, in the form's order."""
+    engine_has = engine_bots(kind.engine())  # a broken bots module offers none, and the form still works
+    wanted = form_class.offered_bots or list(engine_has)
+    return [name for name in wanted if name in engine_has]
 
 
-#: Game kind -> its new-game form, for ``games.views.game_new``.
-GAME_FORMS: dict[str, type[GameOptionsForm]] = {"dominion": DominionGameForm, "domaine": DomaineGameForm}
+def kingdom_card_choices() -> list[tuple[str, str]]:
+    """The cards a player may ban from a random deal, as form choices: (id, the name in the reader's language).
+
+    Every installed game's ``options`` part's ``card_choices()`` (docs/games.md), in list order. A
+    callable, so that Django draws the choices when the form is shown, in that request's language.
+    """
+    return [choice for _kind, part in kinds.parts("options") for choice in getattr(part, "card_choices", list)()]
 
 
 class ChatForm(forms.Form):

@@ -16,10 +16,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games import policy, selectors, services
-from games.bots import engine_bots
-from games.engine.registry import get_engine
-from games.forms import GAME_FORMS
+from games import kinds, policy, selectors, services
+from games.forms import offered_bots, options_form
+from games.i18n import name_list
 from games.views.access import (
     AuthenticatedHttpRequest,
     HtmxHttpRequest,
@@ -62,9 +61,18 @@ def lobby(request: HtmxHttpRequest) -> HttpResponse:
         # With the page's messages out of band: shown once, as a reload would drop them.
         parts = [render_to_string(name, {**context, "oob": True}, request=request) for name in LIVE_PARTS]
         return HttpResponse("".join(parts))
+    context["game_names"] = game_names()
     context["finished_games"] = list(selectors.recent_finished_games(user))
     context["watch_games"] = list(selectors.games_to_watch(user))
     return render(request, "games/lobby.html", context)
+
+
+def game_names() -> str:
+    """The installed games' names in the active language, as a sentence lists them: "A, B and C"."""
+    names = [str(kind.label) for kind in kinds.all_kinds()]
+    if len(names) < 2:
+        return "".join(names)
+    return _("%(names)s and %(last)s") % {"names": name_list(names[:-1]), "last": names[-1]}
 
 
 def lobby_cursor(context: dict[str, Any]) -> str:
@@ -82,20 +90,20 @@ def lobby_cursor(context: dict[str, Any]) -> str:
 @login_required
 @require_http_methods(["GET", "POST"])
 def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """Show the new-game form of ``?kind=`` (default Dominion); on a valid POST create the game and go to it.
+    """Show the new-game form of game ``?kind=`` (default: the first installed game); on a valid POST
+    create the game and go to it. An unknown kind is a 404.
 
-    Each kind has its form in ``GAME_FORMS`` and may have its own page,
-    ``games/<kind>/new.html``, else ``games/new.html``.
+    The form is the game's ``options`` part's (``games.forms.options_form``), drawn by
+    ``games/new.html`` with the game's own fields' template, and links to the other games' forms.
     """
-    kind = request.GET.get("kind") or "dominion"
-    form_class = GAME_FORMS.get(kind)
-    if form_class is None:
+    kind = kinds.find(request.GET.get("kind") or next(iter(kinds.names()), ""))
+    if kind is None:
         raise Http404("No such game")
-    bots = [b for b in form_class.offered_bots if b in _engine_bots(kind)]
+    form_class = options_form(kind)
     # A profile's "Challenge" links here with ?invite=<username>: today's invitation, pre-filled.
     invite = request.GET.get("invite", "")[:150]
     initial = {"visibility": "invite", "invited": invite} if invite else None
-    form = form_class(request.POST or None, bots=bots, initial=initial)
+    form = form_class(request.POST or None, kind=kind.name, bots=offered_bots(kind, form_class), initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             game = services.game_create(creator=request.user, **form.game_create_kwargs())
@@ -105,14 +113,8 @@ def game_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             messages.success(request, _("Game created."))
             return redirect("games:detail", game_id=game.pk)
     status = HTTPStatus.BAD_REQUEST if request.method == "POST" else HTTPStatus.OK
-    return render(request, [f"games/{kind}/new.html", "games/new.html"], {"form": form, "kind": kind}, status=status)
-
-
-def _engine_bots(kind: str) -> dict[str, Any]:
-    try:
-        return engine_bots(get_engine(kind))
-    except KeyError:
-        return {}
+    context = {"form": form, "kind": kind, "other_kinds": [k for k in kinds.all_kinds() if k != kind]}
+    return render(request, "games/new.html", context, status=status)
 
 
 @login_required_for_game_post
