@@ -1,4 +1,4 @@
-"""Read-only questions about users: verified email and blocks (a user's games: ``accounts.history``).
+"""Read-only questions about users: verified email and blocks (a user's games: ``games.history``).
 
 Nothing here writes. Other apps ask these instead of querying allauth's
 or the Block table themselves (the notifier asks :func:`can_receive_email`

@@ -6,16 +6,13 @@ Keyword-only functions, each in one transaction, raising
 
 from __future__ import annotations
 
-import contextlib
-
 from allauth.account.models import EmailAddress
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import policy
 from accounts.models import Block, User
-from games import services as games
-from games.models import Game, Invitation, Seat
 
 __all__ = ["AccountError", "block_create", "block_delete", "user_delete", "user_make_bot", "user_settings_update"]
 
@@ -85,21 +82,12 @@ def user_delete(*, user: User) -> User:
         if user.deleted is not None:
             raise AccountError(_("This account has already been deleted."))
         now = timezone.now()
-        # Through the games' own cancel and leave, as the player's buttons would: each game locked,
-        # and the cancel announced (GameCancelled) to the apps that listen.
-        for game_id in Game.objects.filter(creator=user, status=Game.Status.OPEN).values_list("pk", flat=True):
-            with contextlib.suppress(games.GameNotActive):  # it started meanwhile: it goes on like the others
-                games.game_cancel(game_id=game_id, user=user)
-        open_seats = Seat.objects.filter(user=user, game__status=Game.Status.OPEN).exclude(game__creator=user)
-        for game_id in open_seats.values_list("game_id", flat=True):
-            with contextlib.suppress(games.GameNotActive):
-                games.game_leave(game_id=game_id, user=user)
-        Invitation.objects.filter(user=user).delete()
+        # The apps above tidy what the account leaves first (games: open games cancelled or left, invitations
+        # and private notes gone), each through its own functions (accounts.policy).
+        policy.account_deleting(user)
         Block.objects.filter(blocker=user).delete()
         Block.objects.filter(blocked=user).delete()
         EmailAddress.objects.filter(user=user).delete()
-        # Private notes were only ever theirs: nobody else may read them, so nothing keeps them.
-        games.notes_forget(user=user)
         user.username = f"deleted-{user.pk}"
         user.email = ""
         user.first_name = user.last_name = user.display_name = ""
@@ -144,7 +132,7 @@ def user_make_bot(*, user: User) -> User:
         user = User.objects.select_for_update().get(pk=user.pk)
         if user.bot_account:
             raise AccountError(_("This account is already a bot account."))
-        if Seat.objects.filter(user=user).exists():
+        if policy.has_played(user):
             raise AccountError(_("Only an account that has never played can become a bot account."))
         user.bot_account = True
         user.save(update_fields=["bot_account"])

@@ -1,7 +1,7 @@
 """Account pages: profiles, settings, account deletion, blocking, the language switch.
 
 Views parse requests and render; ``accounts.services`` does every write,
-``accounts.selectors`` and ``ratings.selectors`` every read. Email
+``accounts.selectors`` every read (the profile's sections of other apps come from their tag libraries). Email
 addresses and passwords are allauth's pages (linked from settings).
 """
 
@@ -14,24 +14,22 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import select_template
 from django.urls import NoReverseMatch, reverse
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.i18n import set_language
 
-from accounts import history, selectors, services
+from accounts import selectors, services
 from accounts.forms import DeleteAccountForm, SettingsForm
 from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
 from games.standing import StandingForm
-from ratings import selectors as rating_selectors
 from website.db import reads_from_replica
 
 #: The correspondence app's settings section (notification choices, vacation), if it exists yet.
@@ -50,22 +48,19 @@ def get_profile_user(username: str) -> User:
 @require_safe
 @reads_from_replica
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    """A player's page: ratings with history charts, record, current and finished games, head-to-head."""
+    """A player's page: ratings with history charts, record, current and finished games, head-to-head.
+
+    ``accounts`` sits below the apps whose sections the page shows, so it reads none of them: the
+    template draws each from its app's tag library (games' ``player_games``, ``ratings_tags``,
+    ``stats_tags``, ``matchmaking_tags``), all in this view's call (so from the replica too).
+    """
     owner = get_profile_user(username)
     viewer = request.user if request.user.is_authenticated else None
-    finished = Paginator(history.finished_games(owner, viewer), history.PROFILE_FINISHED_PAGE)
-    finished_page = finished.get_page(request.GET.get("page"))
     others = viewer is not None and viewer.pk != owner.pk
     context: dict[str, Any] = {
         "owner": owner,
         "is_me": viewer is not None and viewer.pk == owner.pk,
-        "standings": rating_selectors.standings(owner, now=timezone.now()),
-        "current_games": history.current_games(owner, viewer),
-        "finished_page": finished_page,
-        "rating_changes": rating_selectors.changes_for_games(owner, finished_page.object_list),
-        "head_to_head": history.head_to_head(viewer, owner) if viewer is not None and others else None,
         "i_block": others and owner.pk in selectors.blocked_ids(viewer),
-        "provisional_games": settings.RATING_PROVISIONAL_GAMES,
     }
     return render(request, "accounts/profile.html", context)
 

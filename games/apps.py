@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.apps import AppConfig
 
+from accounts import policy as accounts_policy
 from games import events, kinds
 from ops import numbers as ops_numbers
 
@@ -17,7 +18,7 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         """After every committed change: push it to the open pages (``games.live``), queue the bots' turn
         and a waiting forced move (``games.tasks``)."""
-        from games import live, selectors, tasks  # they import models, which load only after every app config
+        from games import closing, live, selectors, tasks  # they import models, which load only after every app config
 
         # First: every other app's ready may ask for the installed games.
         kinds.load()
@@ -28,6 +29,9 @@ class GamesConfig(AppConfig):
         events.subscribe(events.ChangesCommitted, tasks.grace_on_commit)
         # The staff page's numbers of games and moves (ops sits below games, so games tells it).
         ops_numbers.register(selectors.ops_numbers)
+        # Deleting an account, making a bot account: accounts asks games (it sits below games).
+        accounts_policy.register_deletion(closing.account_deleting)
+        accounts_policy.register_played_check(closing.has_played)
 
     def warm_up(self) -> list[str]:
         """Import every installed game's engine in this process and return its board's templates to compile.

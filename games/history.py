@@ -1,7 +1,8 @@
 """A user's games as their profile shows them, and their record against the viewer.
 
-Read-only; above ``games`` (it reads game rows), while ``accounts.selectors``
-stays below it.
+Read-only. The profile page is ``accounts``' and ``accounts`` sits below
+``games``, so the page draws these through template tags (``player_games``
+here, ``ratings_tags.profile_finished_games`` in ratings), never by importing them.
 """
 
 from __future__ import annotations
