@@ -8,7 +8,7 @@ played through the engine alone (no database rows, no clocks): every
 decision is answered by the seat's bot from that seat's own view, as the
 site's bot seats are.
 
-Each level is rated with the players' model (``ratings.services.rate_field``,
+Each level is rated with the players' model (``ratings.skill.rate_field``,
 openskill's Plackett-Luce), starting from a newcomer's belief, games taken in
 the order played; the displayed rating is the players' formula too, so a
 level's number reads like a player's. Also kept per level: games and wins
@@ -32,7 +32,7 @@ from django.utils import timezone
 
 from games import kinds
 from ratings.models import BotLevelRating
-from ratings.services import display_rating, rate_field
+from ratings.skill import display_rating, rate_field
 
 #: A game that has not ended after this many moves is scored a draw (a safety net, never expected).
 MAX_MOVES = 5000
