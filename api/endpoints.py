@@ -23,17 +23,15 @@ from pydantic import ValidationError as PydanticValidationError
 
 from accounts.models import User
 from accounts.selectors import blocked_subquery
-from api import stream
+from api import gameshapes, stream
 from api.auth import CHAT, PLAY, READ
-from api.gameshapes import DRAFT, ChoicesData, GameStateData
+from api.gameshapes import DRAFT, ChoicesData, ChoicesIn, CreateGameIn, GameStateData
 from api.present import MAX_ID, game_out, move_choices, state_out, visible_game
 from api.problems import Problem, account_suspended
 from api.schemas import (
     AccountOut,
     ChatIn,
     ChatOut,
-    ChoicesIn,
-    CreateGameIn,
     EventsOut,
     GameOut,
     LadderOut,
@@ -44,8 +42,7 @@ from api.schemas import (
     UndoAnswerIn,
     UndoIn,
 )
-from games import selectors, services
-from games.engine.dominion.cards import RECOMMENDED_SETS
+from games import kinds, selectors, services
 from games.forms import ChatForm
 from games.models import ChatMessage, Game, Seat
 from games.plainjson import check_plain
@@ -65,7 +62,9 @@ GameId = Path(..., ge=1, le=MAX_ID, description="The game's id.")
 RequestId = Path(..., ge=1, le=MAX_ID, description="The undo request's id (``undo_request.id`` in the game's state).")
 STATUS_FILTER = Query(None, description="Only games in this status.")
 USERNAME = Path(..., max_length=150, description="The player's username.")
-LADDER_KIND = Path(..., max_length=20, description="A game kind: dominion or domaine.")
+LADDER_KIND = Path(
+    ..., max_length=20, description="A game kind: " + " or ".join(", ".join(kinds.names()).rsplit(", ", 1)) + "."
+)
 
 
 #: What any operation with a token may answer: no or a bad token, a missing scope or a suspended account,
@@ -170,12 +169,10 @@ def create_game(request: Any, body: CreateGameIn) -> Any:
             "invalid_options",
             _("No such player: %(names)s") % {"names": ", ".join(missing)},
         )
-    options: dict[str, Any] = {}
-    if body.kind == "dominion":
-        kingdom = body.kingdom
-        if isinstance(kingdom, str) and kingdom != "random" and kingdom not in RECOMMENDED_SETS:
-            raise Problem(HTTPStatus.UNPROCESSABLE_ENTITY, "invalid_options", _("Unknown kingdom."))
-        options["kingdom"] = kingdom
+    try:
+        options = gameshapes.create_options(body.kind, body)  # the fields the game reads (its API part)
+    except ValueError as exc:
+        raise Problem(HTTPStatus.UNPROCESSABLE_ENTITY, "invalid_options", str(exc)) from None
     try:
         check_plain(options)
     except ValueError:
@@ -265,14 +262,15 @@ def make_move(request: Any, body: MoveIn, game_id: int = GameId) -> Any:
     "/games/{game_id}/choices", response=_errors((200, ChoicesData), 409, 422, *GAME), auth=READ, tags=["play"]
 )
 def choices(request: Any, body: ChoicesIn, game_id: int = GameId) -> Any:
-    """What may come next in a Domaine move you are building: the key to fill (``part``) and its legal values.
+    """What may come next in a move you are building, in a game whose moves are built part by part: the key to
+    fill (``part``) and its legal values.
 
-    Send the move so far (``{"act": "play", "card": "A1", "option": 0}``,
-    then with the parts chosen); ``part`` null means nothing more can be
-    added. A play's parts may be left shorter than the card allows. 403
-    ``not_your_move`` unless you owe the move; 422 ``illegal_move`` when the
-    move so far already breaks a rule (``detail`` says which), or the game's
-    moves have no parts (Dominion). Changes nothing.
+    Send the move so far (a play's card and option, then with the parts
+    chosen); ``part`` null means nothing more can be added. A play's parts
+    may be left shorter than the card allows. 403 ``not_your_move`` unless
+    you owe the move; 422 ``illegal_move`` when the move so far already
+    breaks a rule (``detail`` says which), or the game's moves have no parts
+    (``reason`` ``no_parts``). Changes nothing.
     """
     user = _user(request)
     game = visible_game(game_id, user)
@@ -281,7 +279,8 @@ def choices(request: Any, body: ChoicesIn, game_id: int = GameId) -> Any:
         check_plain(draft)
     except (ValueError, TypeError):
         raise Problem(HTTPStatus.BAD_REQUEST, "invalid_request", _("That move cannot be read.")) from None
-    _check_shape(DRAFT, draft)
+    if DRAFT is not None:
+        _check_shape(DRAFT, draft)
     return move_choices(game, user, draft)
 
 

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
+from api import gameshapes
 from api.problems import Problem
 from games import selectors
 from games.engine.core import IllegalMove
-from games.engine.domaine.cards import CARDS as DOMAINE_CARDS
 from games.i18n import refusal_text
 from games.models import Game, Seat
 from games.replay import engine_for
@@ -93,7 +93,7 @@ def owed_decision(engine: Any, state: Any, seat: int) -> dict[str, Any] | None:
     An answer asked of the seat (a discard, a gain, a yes/no) comes before
     its turn ("turn": any turn move), as the engines' ``legal_moves`` take
     them. Only the seat's own decision is returned, so it may carry the
-    seat's own hand (Domaine's "play" lists it as options).
+    seat's own hand (a game may list it as options).
     """
     mine = [d for d in engine.pending(state) if d.player == seat]
     mine.sort(key=lambda d: d.kind == "turn")
@@ -123,45 +123,16 @@ def state_out(game: Game, user: User, *, snap: Snapshot | None = None) -> dict[s
             else None
         ),
     }
-    if game.kind == "domaine":
-        plays: list[dict[str, Any]] = []
-        if legal and shown.snapshot is not None:
-            out["legal"], plays = domaine_plays(engine_for(game), shown.snapshot.state, summary["my_seat"], legal)
-        out["plays"] = plays
-    return out
-
-
-def domaine_plays(
-    engine: Any, state: Any, seat: int, legal: list[dict[str, Any]]
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Domaine's legal moves in a form a client can use: ``(legal, plays)``.
-
-    The engine lists each play of a card by its first part (one border, one
-    knight, ...): hundreds of near-identical moves. Here ``legal`` keeps the
-    whole moves (sells, takes, setup placements) and each play with no part
-    (legal too: an action may be left unused), and ``plays`` has one entry
-    per card and option: its action, how many placements it makes, its cost,
-    and its first part with the legal values (``engine.targets``), from which
-    a client builds a full play (``POST /games/{id}/choices`` for the next parts).
-    """
-    bare = [m for m in legal if m.get("act") != "play" or set(m) == {"act", "card", "option"}]
-    plays = []
-    for move in bare:
-        if move.get("act") != "play":
-            continue
-        card = DOMAINE_CARDS[move["card"]]
-        action = card.actions[move["option"]]
-        plays.append(
-            {
-                "card": move["card"],
-                "option": move["option"],
-                "action": action.kind,
-                "count": action.n,
-                "cost": card.cost,
-                "next": engine.targets(state, seat, move),
-            }
-        )
-    return bare, plays
+    # The game's API part may reshape the answer (list its moves apart, add keys its state shape has).
+    owes = bool(legal) and shown.snapshot is not None
+    return gameshapes.present(
+        game.kind,
+        out,
+        engine_for(game) if owes else None,
+        shown.snapshot.state if owes and shown.snapshot is not None else None,
+        summary["my_seat"] if owes else None,
+        legal,
+    )
 
 
 def move_choices(game: Game, user: User, draft: dict[str, Any]) -> dict[str, Any]:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from ninja import Field, Schema
 from pydantic import AfterValidator, ConfigDict, WithJsonSchema
 
-from games.engine.registry import ENGINE_MODULES, bots_of
+from games import kinds
 from games.plainjson import check_plain
 from website.text import KEPT, UNSAFE_CATEGORIES
 
@@ -97,9 +97,15 @@ class SeatOut(Schema):
 #: a moderator: its log no longer replays).
 GameStatus = Literal["open", "active", "finished", "aborted", "frozen"]
 
-#: The games the site offers. Described as an enumeration in the schema; read as a string so that a game
-#: kind without a line here (the tests' own fake game) is still sent rather than refused.
-GameKind = Annotated[str, WithJsonSchema({"type": "string", "enum": ["dominion", "domaine"]})]
+#: The games the site offers (``games.kinds``). Described as an enumeration in the schema; read as a string so
+#: that a game stored but no longer installed is still sent rather than refused.
+GameKind = Annotated[str, WithJsonSchema({"type": "string", "enum": kinds.names()})]
+#: A game a request may name: one of the installed games (``games.kinds``). Built from the registry at run
+#: time, which mypy cannot read: to it, a kind is a str.
+if TYPE_CHECKING:
+    KindIn = str
+else:
+    KindIn = Literal[tuple(kinds.names())]
 
 #: What an event of the stream says happened (docs/api.md, "The event stream").
 StreamKind = Literal["started", "move", "your_move", "forfeit", "game_over", "cancelled", "chat", "undo_asked"]
@@ -158,10 +164,11 @@ class StrictIn(Schema):
 TimeControl = Literal[3600, 14400, 43200, 86400, 172800, 259200, 432000, 604800, 1209600]
 
 
-class CreateGameIn(StrictIn):
+# The fields every game reads; ``api.gameshapes.CreateGameIn`` adds each game's own (its API part's).
+class CreateGameBase(StrictIn):
     """A new game; the caller takes a seat (which one is dealt at the start: see ``my_seat``)."""
 
-    kind: Literal["dominion", "domaine"]
+    kind: KindIn
     players: int = Field(2, ge=2, le=4)
     time_per_move: TimeControl = Field(
         86400,
@@ -176,11 +183,8 @@ class CreateGameIn(StrictIn):
         default_factory=list,
         max_length=3,
         description="The site's bots for the other seats, by name. "
-        + "; ".join(f"{kind}: {', '.join(sorted(bots_of(kind)))}" for kind in ENGINE_MODULES)
+        + "; ".join(f"{kind.name}: {', '.join(sorted(kind.bots))}" for kind in kinds.all_kinds())
         + ". A game with bots is never rated.",
-    )
-    kingdom: PlainStr | list[PlainStr] = Field(
-        "random", description="Dominion: random, a recommended set's name, or 10 card names. Ignored for Domaine."
     )
 
 
@@ -188,7 +192,7 @@ class MoveIn(StrictIn):
     """A move in the notation of the game's rules (``act`` and its parts), for the position ``expected_seq``."""
 
     move: Annotated[dict[str, Any], WithJsonSchema({"x-herald-shape": "Move"})] = Field(
-        description='The move, in the notation of its game (the guide), e.g. {"act": "buy", "card": "Silver"}.'
+        description='The move, in the notation of its game (the guide): an object with an "act" and its parts.'
     )
     expected_seq: int = Field(ge=0, le=2**31 - 1, description="The game's last_seq the move was chosen for.")
 
@@ -292,11 +296,3 @@ class LadderOut(Schema):
     page: int
     pages: int
     rows: list[LadderRowOut]
-
-
-class ChoicesIn(StrictIn):
-    """A move being built (Domaine): what may come next in it."""
-
-    move: Annotated[dict[str, Any], WithJsonSchema({"x-herald-shape": "DomaineDraft"})] = Field(
-        description='The move so far, e.g. {"act": "play", "card": "A1", "option": 0, "borders": ["C7-C8"]}.'
-    )

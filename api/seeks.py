@@ -18,7 +18,8 @@ from accounts.models import User
 from api.auth import PLAY, READ
 from api.present import MAX_ID, game_out, visible_game
 from api.problems import ERROR_STATUSES, Problem
-from api.schemas import GameOut, PlainStr, ProblemOut, StrictIn, TimeControl
+from api.schemas import GameOut, KindIn, PlainStr, ProblemOut, StrictIn, TimeControl
+from games import kinds
 from matchmaking import follows, rematch, services
 from matchmaking.limits import MatchError
 from matchmaking.models import Follow, RematchOffer, Seek
@@ -46,7 +47,7 @@ def _problem(exc: MatchError) -> Problem:
 class SeekIn(StrictIn):
     """A seek: the game you want; the matcher seats you with compatible seeks."""
 
-    kind: Literal["dominion", "domaine"]
+    kind: KindIn
     players_min: int = Field(2, ge=2, le=4, description="The smallest table you accept.")
     players_max: int = Field(2, ge=2, le=4, description="The largest table you accept.")
     rated: bool = False
@@ -60,7 +61,7 @@ class SeekIn(StrictIn):
 class QuickIn(StrictIn):
     """The one-button pairing: a seek with the site's defaults (a day per move, ±300, a day)."""
 
-    kind: Literal["dominion", "domaine"] = "dominion"
+    kind: KindIn = kinds.names()[0]  # the first of the site's games
     rated: bool = True
     players: int = Field(2, ge=2, le=4)
 
@@ -161,7 +162,7 @@ def seek_post(request: Any, body: SeekIn) -> Any:
 
 @router.post("/seeks/quick", response=_errors((200, SeekOut)), auth=PLAY, tags=["matchmaking"])
 def seek_quick(request: Any, body: QuickIn) -> Any:
-    """ "Play a rated Dominion game": join a compatible seek or post one (an open one of yours alike is reused)."""
+    """The lobby's one-button pairing: join a compatible seek or post one (an open one of yours alike is reused)."""
     try:
         seek = services.quick_pair(user=request.auth.user, kind=body.kind, rated=body.rated, players=body.players)
     except MatchError as exc:

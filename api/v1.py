@@ -11,11 +11,13 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, URLResolver
+from django.utils import translation
 from ninja import NinjaAPI
 
 from api import gameshapes, problems
 from api.endpoints import router
 from api.seeks import router as seeks_router
+from games import kinds
 
 
 class HeraldAPI(NinjaAPI):
@@ -56,11 +58,18 @@ class HeraldAPI(NinjaAPI):
         return schema
 
 
+def _games() -> str:
+    """The installed games' names in English, as a list in a sentence ("A, B and C")."""
+    with translation.override("en"):
+        names = [str(kind.label) for kind in kinds.all_kinds()]
+    return " and ".join(", ".join(names).rsplit(", ", 1))
+
+
 api = HeraldAPI(
     title="Herald API",
     version="1.0.0",
     description=(
-        "Play Dominion and Domaine by correspondence from your own client or bot. "
+        f"Play {_games()} by correspondence from your own client or bot. "
         "Authenticate with a personal access token (Settings → API tokens): `Authorization: Bearer <token>`. "
         "Errors are RFC 9457 problem details. The guide (/api/v1/guide/) explains the API, "
         "and each game's moves, views and decisions."

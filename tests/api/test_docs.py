@@ -2,7 +2,7 @@
 
 ``docs/dominion-moves.md`` and ``docs/domaine-moves.md`` document every act,
 field, decision kind and view field the engines produce (as typed in
-``api.gameshapes``), and each of their examples is legal in the position it
+each game's API part, ``games.<kind>.api``), and each of their examples is legal in the position it
 gives. The site serves them, with docs/api.md, at ``/api/v1/guide/``.
 """
 
@@ -20,6 +20,8 @@ from markdown_it import MarkdownIt
 from pydantic import BaseModel
 
 from api import gameshapes as shapes
+from games.domaine import api as domaine_api
+from games.dominion import api as dominion_api
 from games.engine.domaine import scenario as domaine_scenario
 from games.engine.domaine.cards import ACTION_KEYS as DOMAINE_ACTION_KEYS
 from games.engine.dominion import scenario as dominion_scenario
@@ -28,8 +30,8 @@ from games.engine.registry import bots_of, get_engine
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 GAMES: dict[str, tuple[Path, Any, Any, type[BaseModel]]] = {
-    "dominion": (DOCS / "dominion-moves.md", dominion_scenario, shapes.DominionMove, shapes.DominionView),
-    "domaine": (DOCS / "domaine-moves.md", domaine_scenario, shapes.DomaineMove, shapes.DomaineView),
+    "dominion": (DOCS / "dominion-moves.md", dominion_scenario, dominion_api.DominionMove, dominion_api.DominionView),
+    "domaine": (DOCS / "domaine-moves.md", domaine_scenario, domaine_api.DomaineMove, domaine_api.DomaineView),
 }
 
 
@@ -80,7 +82,7 @@ def test_every_view_field_and_decision_kind_is_documented(kind: str) -> None:
     text = path.read_text(encoding="utf-8")
     for name, field in view.model_fields.items():
         assert f"`{field.alias or name}`" in text, name
-    decision = shapes.DominionDecision if kind == "dominion" else shapes.DomaineDecision
+    decision = dominion_api.DominionDecision if kind == "dominion" else domaine_api.DomaineDecision
     for value in typing.get_args(decision.model_fields["kind"].annotation):
         assert f"`{value}`" in text, value
     for name in decision.model_fields:

@@ -1,4 +1,4 @@
-"""The schema's game shapes (``api.gameshapes``) fit what the engines really produce.
+"""The schema's game shapes (the games' API parts, in ``api.gameshapes``) fit what the engines really produce.
 
 Bots play games of both kinds, every rules version the site still plays,
 and at each step every seat's view (and a spectator's, and the finished
@@ -18,21 +18,23 @@ import pytest
 from pydantic import TypeAdapter
 
 from api import gameshapes as shapes
+from games.domaine import api as domaine_api
+from games.dominion import api as dominion_api
 from games.engine.dominion.cards import CARDS as DOMINION_CARDS
 from games.engine.dominion.cards import RECOMMENDED_SETS
 from games.engine.registry import get_engine
 
 VIEWS: dict[str, TypeAdapter[Any]] = {
-    "dominion": TypeAdapter(shapes.DominionView),
-    "domaine": TypeAdapter(shapes.DomaineView),
+    "dominion": TypeAdapter(dominion_api.DominionView),
+    "domaine": TypeAdapter(domaine_api.DomaineView),
 }
 DECISIONS: dict[str, TypeAdapter[Any]] = {
-    "dominion": TypeAdapter(shapes.DominionDecision),
-    "domaine": TypeAdapter(shapes.DomaineDecision),
+    "dominion": TypeAdapter(dominion_api.DominionDecision),
+    "domaine": TypeAdapter(domaine_api.DomaineDecision),
 }
 MOVE_LISTS: dict[str, TypeAdapter[Any]] = {
-    "dominion": TypeAdapter(list[shapes.DominionMove]),
-    "domaine": TypeAdapter(list[shapes.DomaineMove]),
+    "dominion": TypeAdapter(list[dominion_api.DominionMove]),
+    "domaine": TypeAdapter(list[domaine_api.DomaineMove]),
 }
 
 #: Kingdoms with every attack and every question the engine asks.

@@ -1,13 +1,22 @@
-"""Dominion's shapes in the API: its moves, decisions and view, typed (see :mod:`api.gameshapes`)."""
+"""Dominion's part of the API (``api.gameshapes``): its moves, decisions, view and state, typed, and its
+options of ``POST /games``.
+
+The engine is the source: card names come from its card list. The shapes say,
+field by field, what ``docs/dominion-moves.md`` says in prose; the tests check
+every view, decision and legal move of many played games against them.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+from django.utils.translation import gettext as _
 from pydantic import Field
 
 from api.gameshapes_base import Move, Shape, absent
+from api.schemas import GameOut, PlainStr, UndoRequestOut
 from games.engine.dominion.cards import CARDS as DOMINION_CARDS
+from games.engine.dominion.cards import RECOMMENDED_SETS
 
 #: A Dominion card, by its English name (first edition), as the engine spells it.
 # Built from the card list at run time, which mypy cannot read: to it, a card name is a str.
@@ -208,3 +217,50 @@ class DominionView(Shape):
     game_over: bool
     result: DominionResult | None
     paused: bool = absent(description="Rules version 3: the turn waits for answers owed by others.")
+
+
+class DominionState(Shape):
+    """A Dominion game as the caller may see it."""
+
+    kind: Literal["dominion"]
+    game: GameOut
+    view: DominionView | None = Field(description="Null before the start.")
+    decision: DominionDecision | None = Field(
+        description="The decision you owe now (kind turn: any turn move), or null."
+    )
+    legal: list[DominionMove] = Field(description="Your legal moves now, [] unless you owe a decision.")
+    undo_request: UndoRequestOut | None
+
+
+#: The names ``api.gameshapes`` reads (docs/games.md, "The API's part").
+MOVE = DominionMove
+VIEW = DominionView
+DECISION = DominionDecision
+STATE = DominionState
+
+#: The fields of ``POST /games`` that only Dominion reads: the kingdom.
+CREATE_FIELDS: dict[str, Any] = {
+    "kingdom": (
+        PlainStr | list[PlainStr],
+        Field(
+            "random",
+            description="Dominion: random, a recommended set's name, or 10 card names. Ignored for the other games.",
+        ),
+    ),
+}
+
+
+def create_options(fields: dict[str, Any]) -> dict[str, Any]:
+    """The engine options of a new game from its ``CREATE_FIELDS`` values (``{"kingdom": ...}``).
+
+    A list of card names is left to the engine to judge (it refuses a wrong
+    one with ``InvalidOptions``, a 422).
+
+    Raises:
+        ValueError: a kingdom named by a string that is neither ``random`` nor a recommended set's name
+            (the message is shown: a 422 ``invalid_options``).
+    """
+    kingdom = fields.get("kingdom", "random")
+    if isinstance(kingdom, str) and kingdom != "random" and kingdom not in RECOMMENDED_SETS:
+        raise ValueError(_("Unknown kingdom."))
+    return {"kingdom": kingdom}

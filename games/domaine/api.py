@@ -1,12 +1,19 @@
-"""Domaine's shapes in the API: its moves, decisions, view and moves being built, typed (see :mod:`api.gameshapes`)."""
+"""Domaine's part of the API (``api.gameshapes``): its moves, decisions, view, state and moves being built,
+typed, and the plays it lists apart in a state.
+
+The engine is the source: card ids come from its card list. The shapes say,
+field by field, what ``docs/domaine-moves.md`` says in prose; the tests check
+every view, decision and legal move of many played games against them.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
 from api.gameshapes_base import Move, Shape, absent
+from api.schemas import GameOut, UndoRequestOut
 from games.engine.domaine.cards import ACTION_KINDS as DOMAINE_ACTION_KINDS
 from games.engine.domaine.cards import CARDS as DOMAINE_CARDS
 
@@ -222,3 +229,67 @@ class Choices(Shape):
 
 
 DomainePlayOption.model_rebuild()
+
+
+class DomaineState(Shape):
+    """A Domaine game as the caller may see it."""
+
+    kind: Literal["domaine"]
+    game: GameOut
+    view: DomaineView | None = Field(description="Null before the start.")
+    decision: DomaineDecision | None = Field(description="The decision you owe now, or null.")
+    legal: list[DomaineMove] = Field(
+        description="Your legal moves now, except plays with parts: sells, takes, setup placements, and each "
+        "play with no part (legal too). [] unless you owe a decision."
+    )
+    plays: list[DomainePlayOption] = Field(
+        description="Your plays, by card and option, with their first part: build a full play from these."
+    )
+    undo_request: UndoRequestOut | None
+
+
+#: The names ``api.gameshapes`` reads (docs/games.md, "The API's part").
+MOVE = DomaineMove
+VIEW = DomaineView
+DECISION = DomaineDecision
+STATE = DomaineState
+#: A move being built (``POST /games/{id}/choices``), and the answer: what may come next in it.
+DRAFT = DomaineDraft
+CHOICES = Choices
+
+
+def present(
+    out: dict[str, Any], engine: Any, state: Any, seat: int | None, legal: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The state answer ``out`` with Domaine's legal moves in a form a client can use: ``legal`` and ``plays``.
+
+    The engine lists each play of a card by its first part (one border, one
+    knight, ...): hundreds of near-identical moves. Here ``legal`` keeps the
+    whole moves (sells, takes, setup placements) and each play with no part
+    (legal too: an action may be left unused), and ``plays`` has one entry
+    per card and option: its action, how many placements it makes, its cost,
+    and its first part with the legal values (``engine.targets``), from which
+    a client builds a full play (``POST /games/{id}/choices`` for the next parts).
+    ``state`` is None (and ``legal`` empty) when the caller owes no move.
+    """
+    plays: list[dict[str, Any]] = []
+    if legal and state is not None and seat is not None:
+        bare = [m for m in legal if m.get("act") != "play" or set(m) == {"act", "card", "option"}]
+        for move in bare:
+            if move.get("act") != "play":
+                continue
+            card = DOMAINE_CARDS[move["card"]]
+            action = card.actions[move["option"]]
+            plays.append(
+                {
+                    "card": move["card"],
+                    "option": move["option"],
+                    "action": action.kind,
+                    "count": action.n,
+                    "cost": card.cost,
+                    "next": engine.targets(state, seat, move),
+                }
+            )
+        out["legal"] = bare
+    out["plays"] = plays
+    return out
