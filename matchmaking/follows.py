@@ -18,9 +18,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Block, User
-from games.engine.dominion.cards import KINGDOM_CARDS
 from games.models import Game
-from matchmaking.limits import MAX_BANS, MatchError
+from matchmaking.limits import MAX_BANS, MatchError, ban_choices
 from matchmaking.models import Follow, KingdomBans
 
 if TYPE_CHECKING:
@@ -87,7 +86,7 @@ def followed_games(user: User) -> tuple[list[Game], list[Game]]:
 
 
 def bans_get(user: User) -> list[str]:
-    """The kingdom cards ``user`` banned from random kingdoms."""
+    """The options (kingdom cards) ``user`` banned from random set-ups."""
     row = KingdomBans.objects.filter(user=user).first()
     return list(row.cards) if row else []
 
@@ -96,10 +95,12 @@ def bans_set(*, user: User, cards: Iterable[str]) -> list[str]:
     """Replace ``user``'s kingdom bans.
 
     Raises:
-        MatchError: more than ``MAX_BANS`` cards, or a name that is not a kingdom card ("invalid_bans", 422).
+        MatchError: more than ``MAX_BANS`` cards, or a name that no installed game lets a player ban
+            (``matchmaking.limits.ban_choices``; "invalid_bans", 422).
     """
     chosen = sorted(set(cards))
-    unknown = [c for c in chosen if c not in KINGDOM_CARDS]
+    known = {value for value, _label in ban_choices()}
+    unknown = [c for c in chosen if c not in known]
     if unknown:
         raise MatchError(_("Not a kingdom card: %(names)s.") % {"names": ", ".join(unknown)}, "invalid_bans")
     if len(chosen) > MAX_BANS:

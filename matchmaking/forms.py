@@ -1,4 +1,4 @@
-"""Forms of matchmaking: a seek with its options, and the kingdom bans."""
+"""Forms of matchmaking: a seek with its options, and the bans (kingdom cards)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,17 @@ from typing import Any, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.forms import kingdom_card_choices, time_control_label
-from games.i18n import GAME_NAMES
+from games import kinds
+from games.forms import time_control_label
 from games.services import TIME_CONTROLS
+from matchmaking.limits import ban_choices
 from matchmaking.services import DEFAULT_LIFETIME, MAX_BANS, QUICK_TIME_PER_MOVE, SEEK_LIFETIMES
 
 #: The table sizes a seek may ask for: the value, and (min, max).
 SIZES: dict[str, tuple[int, int]] = {"2": (2, 2), "3": (3, 3), "4": (4, 4), "2-4": (2, 4)}
-#: The games a seek may be for, each named in the reader's language (Domaine is 领域 in the Chinese pages).
-KINDS = list(GAME_NAMES.items())
+#: The games a seek may be for (``games.kinds``), each named in the reader's language (a callable: drawn when
+#: the form is shown, in that request's language).
+KINDS = kinds.choices
 #: Ratings a range may name (the displayed scale starts at 1500 for a newcomer).
 RATING_BOUNDS = (0, 4000)
 
@@ -98,13 +100,16 @@ class QuickForm(forms.Form):
 
 
 class BansForm(forms.Form):
-    """Up to ``MAX_BANS`` kingdom cards never drawn into a random kingdom of a seek's or a rematch's game."""
+    """Up to ``MAX_BANS`` options (kingdom cards) never drawn into a random set-up of a seek's or a rematch's game.
+
+    The choices are every installed game's bannable options (``matchmaking.limits.ban_choices``).
+    """
 
     cards = forms.MultipleChoiceField(
         label=_("Cards you never want in a random kingdom"),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        choices=kingdom_card_choices,
+        choices=ban_choices,
     )
 
     def clean_cards(self) -> list[str]:

@@ -23,6 +23,7 @@ from matchmaking.limits import (
     LATE_WINDOW,
     MATCHER_LOCK,
     REPEAT_WINDOW,
+    bannable,
     bans_of,
     options_for,
     ratings_of,
@@ -48,6 +49,7 @@ def _seekers(seeks: list[Seek], now: datetime) -> list[matching.Seeker]:
     users = {s.user_id for s in seeks}
     ratings = ratings_of(users, {s.kind for s in seeks}, now)
     bans = bans_of(list(users))
+    own_bans = {kind: frozenset(bannable(kind)) for kind in {s.kind for s in seeks}}  # a game reads its own
     late_counts: dict[int, int] = defaultdict(int)
     late_rows = Seat.objects.filter(
         user_id__in=users, timed_out__gte=now - LATE_WINDOW, resigned=False, forfeited_by_moderator=False
@@ -64,7 +66,7 @@ def _seekers(seeks: list[Seek], now: datetime) -> list[matching.Seeker]:
             low=s.rating_low,
             high=s.rating_high,
             waited=max(0.0, (now - s.created).total_seconds() / 60),
-            bans=bans[s.user_id] if s.kind == "dominion" else frozenset(),
+            bans=bans[s.user_id] & own_bans[s.kind],
             late=late_counts[s.user_id] >= LATE_TIMEOUTS,
             bot=s.user.bot_account,
             rated=s.rated,

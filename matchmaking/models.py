@@ -19,7 +19,7 @@ class Seek(models.Model):
     """A player's wish for a game: the matcher seats compatible seeks together.
 
     Attributes:
-        kind: the game ("dominion", "domaine").
+        kind: the game (``Game.kind``: an installed game's name, ``games.kinds``).
         players_min, players_max: the table sizes accepted (2-4; 2 and 4 for "2-4").
         rated: rated or casual; only seeks that agree share a table.
         clock, time_per_move, increment: the time control, as ``games.models.Game``'s.
@@ -134,10 +134,11 @@ class Follow(models.Model):
 
 
 class KingdomBans(models.Model):
-    """The Dominion kingdom cards a player never wants in a random kingdom drawn for a seek or a rematch.
+    """The options a player never wants in a random set-up drawn for a seek or a rematch (kingdom cards).
 
     Attributes:
-        cards: up to ``matchmaking.services.MAX_BANS`` kingdom card names.
+        cards: up to ``matchmaking.services.MAX_BANS`` values, each an installed game's bannable option
+            (its matchmaking part's ``BANNABLE``, ``matchmaking.limits``).
     """
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="kingdom_bans")

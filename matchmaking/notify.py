@@ -28,7 +28,7 @@ from matchmaking.rematch import offer_still_open
 def render_seek_expired(n: Notification) -> dict[str, Any]:
     """ "Nobody took your seek": subject, lines and a link to the lobby to seek again."""
     seek = Seek.objects.filter(pk=n.data.get("seek")).first()
-    game = game_name(seek.kind if seek else n.data.get("kind", "dominion"))
+    game = game_name(seek.kind if seek else n.data.get("kind", ""))
     return {
         "subject": _("Your seek for a game of %(game)s expired") % {"game": game},
         "lines": [

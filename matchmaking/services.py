@@ -27,7 +27,7 @@ from accounts.selectors import has_verified_email
 from correspondence import outbox
 from correspondence.models import Notification
 from correspondence.tasks import outbox_enqueue
-from games import policy, services
+from games import kinds, policy, services
 from games.bots import engine_bots
 from games.engine.registry import get_engine
 from games.models import Game
@@ -87,7 +87,7 @@ def seek_create(
 
     Args:
         user: the player seeking.
-        kind: "dominion" or "domaine".
+        kind: the game (an installed one: ``games.kinds``).
         players_min, players_max: the table sizes accepted (2-4).
         rated: rated or casual.
         time_per_move, clock, increment: the time control (one of ``games.services.TIME_CONTROLS``).
@@ -158,8 +158,9 @@ def seek_create(
     return seek
 
 
-def quick_pair(*, user: User, kind: str = "dominion", rated: bool = True, players: int = 2) -> Seek:
-    """ "Play a rated Dominion game": join a compatible seek, or post one that waits (a day per move, a day).
+def quick_pair(*, user: User, kind: str | None = None, rated: bool = True, players: int = 2) -> Seek:
+    """The lobby's one-button pairing ("Play a rated ... game"): join a compatible seek, or post one that waits (a
+    day per move, a day). ``kind`` None: the first of the installed games (``games.kinds``).
 
     An open seek of the user's with the same options is reused (a second
     press is not a second seek). The matcher runs at once: if a compatible
@@ -168,6 +169,7 @@ def quick_pair(*, user: User, kind: str = "dominion", rated: bool = True, player
     Raises:
         MatchError: as :func:`seek_create`.
     """
+    kind = kind or kinds.names()[0]
     same = Seek.objects.filter(
         user=user,
         status=Seek.Status.OPEN,

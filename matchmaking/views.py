@@ -22,6 +22,7 @@ from games import services as games
 from games.views.access import get_game_for_player, login_required_for_game_post
 from matchmaking import follows, rematch, services
 from matchmaking.forms import BansForm, QuickForm, SeekForm
+from matchmaking.limits import bans_hints
 from matchmaking.models import RematchOffer, Seek
 
 
@@ -37,7 +38,7 @@ def _after_seek(request: HttpRequest, seek: Seek) -> HttpResponse:
 @login_required
 @require_POST
 def quick(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """ "Play a rated Dominion game": join a compatible seek or post one (``services.quick_pair``)."""
+    """The lobby's one-button pairing: join a compatible seek or post one (``services.quick_pair``)."""
     form = QuickForm(request.POST)
     if not form.is_valid():
         return HttpResponseBadRequest(_("The request is malformed."))
@@ -165,4 +166,5 @@ def bans(request: AuthenticatedHttpRequest) -> HttpResponse:
         messages.success(request, _("Your kingdom bans are saved."))
         return redirect("matchmaking:bans")
     status = HTTPStatus.BAD_REQUEST if request.method == "POST" else HTTPStatus.OK
-    return render(request, "matchmaking/bans.html", {"form": form, "max_bans": services.MAX_BANS}, status=status)
+    context = {"form": form, "hints": bans_hints(services.MAX_BANS)}  # each game says what its bans are
+    return render(request, "matchmaking/bans.html", context, status=status)

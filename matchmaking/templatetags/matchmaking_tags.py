@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.selectors import blocked_ids
+from games import kinds
 from games.forms import time_control_label
 from games.i18n import game_name
 from matchmaking import follows, rematch, services
@@ -37,6 +38,7 @@ def matchmaking_lobby(context: dict[str, Any]) -> dict[str, Any]:
         "mine": [s for s in seeks if user is not None and s.user_id == user.pk],
         "others": [s for s in seeks if user is None or s.user_id != user.pk],
         "max_open": services.MAX_OPEN_SEEKS,
+        "quick_kinds": kinds.all_kinds(),  # a one-button pairing for each installed game
         "follows_any": False,
     }
     if user is not None and follows.followed_ids(user).exists():
