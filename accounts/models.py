@@ -46,8 +46,8 @@ class User(AbstractUser):
     display_name = models.CharField(_("display name"), max_length=50, blank=True, validators=[validate_one_line])
     language = models.CharField(_("language"), max_length=10, blank=True, choices=settings.LANGUAGES)
     time_zone = models.CharField(_("time zone"), max_length=64, default="UTC", validators=[validate_time_zone])
-    #: Standing answers for new games (JSON, per game kind's engine: Dominion's
-    #: ``games.engine.dominion.standing``); ``{}`` means the defaults.
+    #: Standing answers for new games (JSON, read by each game's engine: a game
+    #: whose rules ask out-of-turn questions keeps them here); ``{}`` means the defaults.
     standing_answers = models.JSONField(_("standing answers"), default=dict, blank=True, db_default={})
     deleted = models.DateTimeField(_("deleted"), null=True, blank=True, editable=False)
     # A database default too, so rows written without the ORM (the load seeder's COPY) need not name it.

@@ -20,7 +20,7 @@ class Rating(models.Model):
     """A player's standing on one ladder (a game kind).
 
     Attributes:
-        kind: the game kind ("dominion", "domaine").
+        kind: the game kind (``Game.kind``: an installed game's name, ``games.kinds``).
         mu, sigma: the openskill belief right after ``last_played``.
         games: rated games played on this ladder; provisional below
             ``settings.RATING_PROVISIONAL_GAMES``.

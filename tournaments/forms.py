@@ -1,4 +1,18 @@
-"""Forms of the tournament pages: a moderator's new tournament and their actions on one."""
+"""Forms of the tournament pages: a moderator's new tournament and their actions on one.
+
+What a game brings to the new-tournament form is its **tournaments part**,
+the module ``<game package>.tournaments`` (``games.kinds``; docs/games.md),
+optional:
+
+``fields() -> dict[str, forms.Field]``
+    The form's fields for the game's own options (each ``required=False``:
+    the form is one for every game), drawn after the choice of game.
+``options(data) -> dict``
+    The tournament's engine options (``Tournament.options``) from those
+    fields' cleaned values, when the tournament is for this game.
+
+A game without the part plays its tournaments with its engine's default options.
+"""
 
 from __future__ import annotations
 
@@ -8,21 +22,20 @@ from typing import Any, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.dominion.cards import RECOMMENDED_SETS
+from games import kinds
 from games.forms import time_control_label
-from games.i18n import kingdom_set_name
 from games.services import TIME_CONTROLS
 from tournaments.models import Tournament
 
-KINDS = [("dominion", "Dominion"), ("domaine", "Domaine")]
+#: The name of a game's tournaments part module (``<package>.tournaments``).
+PART = "tournaments"
 
 
 class TournamentForm(forms.Form):
     """A new tournament (moderators). Times are read in the moderator's time zone."""
 
     name = forms.CharField(label=_("Name"), max_length=100)
-    kind = forms.ChoiceField(label=_("Game"), choices=KINDS)
-    kingdom = forms.ChoiceField(label=_("Dominion kingdom"), required=False)
+    kind = forms.ChoiceField(label=_("Game"), choices=kinds.choices)
     system = forms.ChoiceField(label=_("System"), choices=Tournament.System.choices)
     players_per_table = forms.TypedChoiceField(
         label=_("Players per table"), choices=[(n, str(n)) for n in (2, 3, 4)], coerce=int, initial=2
@@ -48,20 +61,30 @@ class TournamentForm(forms.Form):
     reason = forms.CharField(label=_("Note for the audit trail"), required=False, max_length=500)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Build the form: the fields every tournament has, and each installed game's own after the game's choice."""
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["time_per_move"]).choices = [
             (int(d.total_seconds()), time_control_label(d)) for d in TIME_CONTROLS
         ]
-        cast(forms.ChoiceField, self.fields["kingdom"]).choices = [
-            ("random", _("Random")),
-            *((n, kingdom_set_name(n)) for n in RECOMMENDED_SETS),
-        ]
+        #: Field name -> the game whose part added it.
+        self.game_fields: dict[str, str] = {}
+        for kind, part in kinds.parts(PART):
+            for name, field in part.fields().items():
+                self.fields[name] = field
+                self.game_fields[name] = kind.name
+        order = list(self.fields)
+        after = order.index("kind") + 1
+        self.order_fields([*order[:after], *self.game_fields, *order[after:]])
 
     def create_kwargs(self) -> dict[str, Any]:
-        """The keyword arguments of ``tournaments.moderators.tournament_create``."""
+        """The keyword arguments of ``tournaments.moderators.tournament_create``: the game's own fields become
+        ``options`` (its part's ``options``; ``{}`` for a game without one)."""
         data = dict(self.cleaned_data)
-        kingdom = data.pop("kingdom") or "random"
-        data["options"] = {"kingdom": kingdom} if data["kind"] == "dominion" else {}
+        own = {name: data.pop(name) for name, kind in self.game_fields.items() if kind == data["kind"]}
+        for name in self.game_fields:
+            data.pop(name, None)
+        part = kinds.get(data["kind"]).part(PART)
+        data["options"] = dict(part.options(own)) if part is not None and hasattr(part, "options") else {}
         data["time_per_move"] = timedelta(seconds=data["time_per_move"])
         return data
 

@@ -24,7 +24,7 @@ class Tournament(models.Model):
     Attributes:
         name: shown everywhere (a moderator chooses it).
         kind, options: the game (``games.engine.registry`` name) and its
-            engine options (a Dominion kingdom rule), as a lobby game has.
+            engine options (from the game's tournaments part, ``tournaments.forms``), as a lobby game has.
         players_per_table: 2 for round robin and Swiss; 3 or 4 for multi-table rounds.
         system: ``round_robin``, ``swiss`` or ``multi_table``.
         double_round_robin: a round robin plays every pair twice, in both seat orders.

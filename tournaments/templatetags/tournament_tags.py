@@ -38,7 +38,7 @@ def time_control(value: timedelta) -> str:
 
 @register.filter
 def kind_name(kind: str) -> str:
-    """The game's name in the active language ("Dominion")."""
+    """The game's name in the active language (its ``games.kinds`` label)."""
     return str(game_name(kind))
 
 
