@@ -2,7 +2,8 @@
 
 * The import contracts in ``pyproject.toml`` (``[tool.importlinter]``) hold:
   the engines import nothing of Django or the site, ``games`` imports none
-  of the apps that listen to it, no two siblings import each other.
+  of the apps that listen to it, no two siblings import each other, every
+  app has its place in the apps' layers (apps-layered), so no two apps import each other.
 * No import cycle at all among the project's modules (grimp's graph, which
   counts imports inside functions too, so a cycle cannot hide in one).
 * Fewer than 10 function-local imports of project modules, each commented.
@@ -18,6 +19,7 @@ import importlib
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import grimp
@@ -58,6 +60,14 @@ def test_the_import_contracts_hold():
         timeout=300,
     )
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+
+
+def test_every_app_has_its_place_in_the_layers():
+    """A new app must be placed in ``apps-layered`` (else nothing stops it leaning both ways)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    [layered] = [c for c in config["contracts"] if c["id"] == "apps-layered"]
+    placed = [app.strip() for layer in layered["layers"] for app in layer.split("|")]
+    assert sorted(placed) == sorted(PACKAGES) == sorted(config["root_packages"])
 
 
 def test_no_module_imports_itself_through_others():
