@@ -25,14 +25,16 @@ Method (what was followed, and its parameters):
 * **Common random numbers**: every candidate is played on the same
   determinization with the same shuffles, so candidates are compared in
   pairs and the noise of the deal cancels out.
-* **Sequential halving** (Karnin, Koren and Somekh, "Almost Optimal
-  Exploration in Multi-Armed Bandits", ICML 2013): the budget of
-  ``iterations`` rollouts is split over ``ceil(log2 K)`` rounds; each round
-  plays every surviving candidate on fresh determinizations and keeps the
-  better half. The rollout policy's own move is never dropped and is kept
-  unless another beats it in paired mean by ``KEEP_MARGIN`` plus ``KEEP_Z``
-  standard errors (a noisy search should not make the bot weaker than its
-  policy).
+* **Sequential halving, then a fresh confirmation** (Karnin, Koren and
+  Somekh, "Almost Optimal Exploration in Multi-Armed Bandits", ICML 2013):
+  half of the ``iterations`` rollouts screen the other candidates against
+  the policy's own move, over ``ceil(log2 K)`` rounds that each keep the
+  better half, down to one challenger; the other half plays the challenger
+  and the policy's move on fresh determinizations, and the challenger is
+  played only if it wins there by ``KEEP_MARGIN`` plus ``KEEP_Z`` standard
+  errors of the paired differences. Picking the best of many noisy means
+  overrates it (the winner's curse), and a search that strays from its
+  policy on noise plays worse than the policy.
 
 Every other decision (Action plays, Treasures, answers to attacks and to
 card effects) is the rollout policy's. The search is deterministic given
@@ -50,7 +52,7 @@ from typing import Any
 
 from games.engine.core import Rng
 from games.engine.dominion.cards import COST, TREASURES
-from games.engine.dominion.engine import ENGINE, PlayerView, score
+from games.engine.dominion.engine import ENGINE, PlayerView, score, turn_open
 from games.engine.dominion.state import DominionState
 
 Move = dict[str, Any]
@@ -61,9 +63,9 @@ ROLLOUT_TURNS = 80
 #: Reward per victory point of lead at the end of a rollout (a win is worth 1).
 MARGIN_WEIGHT = 0.004
 #: Paired mean reward by which a candidate must beat the policy's own move to replace it.
-KEEP_MARGIN = 0.01
-#: ... and by this many standard errors of the paired differences.
-KEEP_Z = 1.0
+KEEP_MARGIN = 0.0
+#: ... and by this many standard errors of the paired differences (on samples not used to pick it).
+KEEP_Z = 1.5
 #: At most this many kingdom cards among the buy candidates (the dearest affordable).
 KINGDOM_CANDIDATES = 3
 
@@ -191,10 +193,13 @@ def rollout(st: DominionState, policy: Policy, rng: random.Random, me: int, max_
     short, plus ``MARGIN_WEIGHT`` per point of lead over the best other seat.
     """
     apply = ENGINE.apply
-    pending = ENGINE.pending
     stop = sum(st.turns) + max_turns
-    while not st.game_over and sum(st.turns) < stop:
-        p = pending(st)[0].player
+    moves = 0
+    while not st.game_over:
+        moves += 1
+        if moves % 64 == 0 and sum(st.turns) >= stop:
+            break
+        p = _mover(st)
         apply(st, p, policy(PlayerView(st, p), rng))
     scores = [score(st, p) for p in range(st.n)]
     turns = st.turns
@@ -205,19 +210,50 @@ def rollout(st: DominionState, policy: Policy, rng: random.Random, me: int, max_
     return (1.0 / len(winners) if me in winners else 0.0) + MARGIN_WEIGHT * lead
 
 
+def _mover(st: DominionState) -> int:
+    """The seat that moves next: the first of ``engine.pending_decisions`` (the open group's first
+    unanswered seat, then the turn's player, then the first owed answer), without building the list."""
+    for d in st.open:
+        if d.player not in st.answers:
+            return d.player
+    if turn_open(st):
+        return st.current
+    owed: int = st.owed[0][0].player
+    return owed
+
+
 def buy_candidates(view: PlayerView, default: Move) -> list[Move]:
-    """The moves searched in the Buy phase: ``default`` first, buying nothing, then the sensible buys."""
+    """The moves searched in the Buy phase: ``default`` first, then the buys worth weighing.
+
+    Always the affordable Province, Gold and Silver and the dearest affordable
+    kingdom cards (``KINGDOM_CANDIDATES``, until the last Provinces); late in
+    the game (half the Provinces gone, or a Supply pile empty) also Duchy and
+    buying nothing; at the very end (three Provinces left, or two piles
+    empty) Estate; Copper with Gardens in the kingdom.
+    """
     coins = view.coins
     supply = view.supply
-    affordable = [c for c, k in supply.items() if k > 0 and COST[c] <= coins]
-    picks = [c for c in ("Province", "Gold", "Duchy", "Silver", "Estate") if c in affordable]
-    kingdom = [c for c in affordable if c in view.kingdom]
-    kingdom.sort(key=lambda c: (-COST[c], c))
-    picks += kingdom[:KINGDOM_CANDIDATES]
-    if "Gardens" in view.kingdom and "Copper" in affordable:
-        picks.append("Copper")
+    affordable = {c for c, k in supply.items() if k > 0 and COST[c] <= coins}
+    provinces = supply.get("Province", 0)
+    empty = sum(1 for k in supply.values() if k == 0)
+    late = provinces <= (8 if view.players == 2 else 12) // 2 or empty >= 1
+    last = provinces <= 3 or empty >= 2
+    picks = ["Province", "Gold", "Silver"]
+    if late:
+        picks.append("Duchy")
+    if last:
+        picks.append("Estate")
+    if "Gardens" in view.kingdom:
+        picks += ["Gardens", "Copper"]
+    picks = [c for c in picks if c in affordable]
+    if provinces > 2:
+        kingdom = sorted((c for c in affordable if c in view.kingdom), key=lambda c: (-COST[c], c))
+        picks += kingdom[:KINGDOM_CANDIDATES]
     out = [default]
-    for move in [{"act": "end_turn"}, *({"act": "buy", "card": c} for c in picks)]:
+    moves = [{"act": "buy", "card": c} for c in picks]
+    if late:
+        moves.append({"act": "end_turn"})
+    for move in moves:
         if move not in out:
             out.append(move)
     return out
@@ -256,36 +292,49 @@ class SearchBot:
         return self.search(view, candidates, rng.randrange(1 << 40))
 
     def search(self, view: PlayerView, candidates: list[Move], seed: int) -> Move:
-        """Sequential halving over ``candidates`` (``candidates[0]`` the policy's move, always kept)."""
+        """Pick among ``candidates`` (``candidates[0]`` the policy's move): screen, then confirm.
+
+        Half the budget screens the candidates by sequential halving down to
+        the best other than the policy's move; the other half plays that one
+        and the policy's move on fresh samples, and the policy's move is left
+        only if the other beats it there by ``KEEP_Z`` standard errors of the
+        paired differences (fresh samples: the screening's luck does not count).
+        """
         me = view.me
-        alive = list(range(len(candidates)))
-        # Per candidate, its reward minus the policy move's on the same sample (common random numbers).
-        diffs: list[list[float]] = [[] for _ in candidates]
-        rounds = max(1, math.ceil(math.log2(len(candidates))))
         sampler = random.Random(seed)
-        for r in range(rounds):
-            per = max(1, self.iterations // (rounds * len(alive)))
+        others = list(range(1, len(candidates)))
+        screen = self.iterations // 2
+        rounds = max(1, math.ceil(math.log2(len(others)))) if len(others) > 1 else 0
+        diffs: list[list[float]] = [[] for _ in candidates]
+        for _ in range(rounds):
+            per = max(1, screen // (rounds * (len(others) + 1)))
             for _ in range(per):
-                det = determinize(view, sampler)
-                shuffle_seed = sampler.randrange(1 << 40)
-                rewards = {}
-                for i in alive:
-                    st = clone(det, shuffle_seed)
-                    ENGINE.apply(st, me, candidates[i])
-                    rewards[i] = rollout(st, self.policy, random.Random(shuffle_seed), me, self.max_turns)
-                for i in alive:
+                rewards = self._sample(view, sampler, me, [0, *others], candidates)
+                for i in others:
                     diffs[i].append(rewards[i] - rewards[0])
-            if r < rounds - 1:
-                ranked = sorted(alive, key=lambda i: (-_mean(diffs[i]), i))
-                keep = ranked[: max(2, (len(alive) + 1) // 2)]
-                if 0 not in keep:
-                    keep[-1] = 0
-                alive = sorted(keep)
-        best = max(alive, key=lambda i: (_mean(diffs[i]), -i))
-        # Leave the policy's move only for one that beats it clearly, in paired samples.
-        if best != 0 and _mean(diffs[best]) < KEEP_MARGIN + KEEP_Z * _stderr(diffs[best]):
-            best = 0
-        return candidates[best]
+            ranked = sorted(others, key=lambda i: (-_mean(diffs[i]), i))
+            others = ranked[: max(1, len(others) // 2)]
+        best = others[0]
+        final: list[float] = []
+        for _ in range(max(2, (self.iterations - screen) // 2)):
+            rewards = self._sample(view, sampler, me, [0, best], candidates)
+            final.append(rewards[best] - rewards[0])
+        if _mean(final) > KEEP_MARGIN + KEEP_Z * _stderr(final):
+            return candidates[best]
+        return candidates[0]
+
+    def _sample(
+        self, view: PlayerView, sampler: random.Random, me: int, which: list[int], candidates: list[Move]
+    ) -> dict[int, float]:
+        """Play candidates ``which`` on one new determinization with the same shuffles; their rewards."""
+        det = determinize(view, sampler)
+        shuffle_seed = sampler.randrange(1 << 40)
+        rewards = {}
+        for i in which:
+            st = clone(det, shuffle_seed)
+            ENGINE.apply(st, me, candidates[i])
+            rewards[i] = rollout(st, self.policy, random.Random(shuffle_seed), me, self.max_turns)
+        return rewards
 
 
 def _mean(xs: list[float]) -> float:
