@@ -6,10 +6,10 @@ Action table, cached, clocked and published the same way.
 
 The timeout rule, engine-agnostic (it looks only at ``Decision.out_of_turn``):
 
-* a decision owed outside the seat's own turn (a Moat reveal, a Militia
-  discard, a Bureaucrat topdeck) that runs out of time is answered by a bot
-  (``games.bots.TIMEOUT_BOTS``: Dominion's ``smart``, Domaine's ``greedy``)
-  and the game goes on;
+* a decision owed outside the seat's own turn (an answer to another
+  player's attack, say) that runs out of time is answered by a bot (the
+  game's ``GameKind.timeout_bot``, ``games.bots.timeout_bot``) and the game
+  goes on;
 * a seat whose own turn runs out of time forfeits
   (``games.lifecycle.seat_forfeit_locked``).
 

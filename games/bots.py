@@ -5,11 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from games import kinds
 from games.engine.core import Engine
 from games.models import Game
-
-#: Bots that answer for a late player, first one the engine has wins.
-TIMEOUT_BOTS = ("smart", "greedy")
 
 
 def engine_bots(engine: Engine) -> dict[str, Any]:
@@ -23,13 +21,16 @@ def engine_bots(engine: Engine) -> dict[str, Any]:
 def timeout_bot(engine: Engine) -> str:
     """Return the name of the bot that plays for late players in ``engine``'s game.
 
+    The game's own choice (``GameKind.timeout_bot``, its best judge of a position) if its engine
+    has that bot, else the engine's first bot.
+
     Raises:
         LookupError: the engine has no bot at all.
     """
     bots = dict(engine.bots)
-    for name in TIMEOUT_BOTS:
-        if name in bots:
-            return name
+    kind = kinds.find(engine.kind)
+    if kind is not None and kind.timeout_bot in bots:
+        return str(kind.timeout_bot)
     if not bots:
         raise LookupError(f"{engine.kind} has no bot to play for a late player")
     return next(iter(bots))

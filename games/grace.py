@@ -1,14 +1,16 @@
-"""The grace period before a move that needs no thought: time to take back a misclicked last Buy.
+"""The grace period before a move that needs no thought: time to take back a misclicked move.
 
-Dominion's last Buy leaves one legal move, End turn, whose clean-up draws
-the next hand; Domaine's play can leave only "take from the deck". The
-site makes such a move for the player (``engine.forced_move``), but if it
-did so at once, a misclicked Buy could never be taken back without showing
-the player their next hand (``games.undo``). So after a person's own move
-the forced move waits ``settings.HERALD_FORCED_MOVE_GRACE`` seconds
-(``Game.forced_due``): the player may press End turn (any move ends the
-wait), take the Buy back (Undo), or do nothing, and then it is made for
-them. The game never stalls on a closed tab:
+A move may leave its player one legal move only, one that often reveals
+what they have not seen yet (ending a turn whose clean-up draws the next
+hand, taking the top card of a deck). Which moves those are is the game's
+rule: its engine names the move (``engine.forced_move``), and the site
+makes it for the player. Made at once, a misclick just before it could
+never be taken back without showing the player what it revealed
+(``games.undo``). So after a person's own move the forced move waits
+``settings.HERALD_FORCED_MOVE_GRACE`` seconds (``Game.forced_due``): the
+player may make it themselves (any move ends the wait), take their move
+back (Undo), or do nothing, and then it is made for them. The game never
+stalls on a closed tab:
 
 * after commit, ``games.tasks.forced_move_due`` is queued with that
   countdown (by its listener of ``ChangesCommitted``);

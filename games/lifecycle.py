@@ -88,8 +88,8 @@ def game_create(
 
     Args:
         creator: the signed-in user making the game; takes a seat.
-        kind: an engine name from ``games.engine.registry``.
-        options: the engine's options (for Dominion ``{"kingdom": ...}``);
+        kind: an installed game's name (``games.kinds``).
+        options: the engine's options (as its ``normalize_options`` takes them);
             validated now, made concrete when the game starts.
         players: the number of seats, within the engine's bounds.
         rated: whether the result will count for ratings (no bots allowed).

@@ -29,7 +29,7 @@ class Game(models.Model):
     """One game of any kind, from its creation to its end.
 
     Attributes:
-        kind: engine name in ``games.engine.registry`` ("dominion").
+        kind: the installed game's name (``games.kinds``; also its engine's name in ``games.engine.registry``).
         options: the engine's options; concrete (e.g. a random kingdom made
             into a card list) once the game has started.
         seed: secret seed of the game's randomness; never rendered while the
@@ -172,7 +172,7 @@ class Seat(models.Model):
             opening it after it became their move, and at most once a minute while
             they stay: ``games.presence``).
         standing: the seat's standing answers for this game (JSON, the
-            engine's settings: Dominion's ``games.engine.dominion.standing``),
+            engine's settings, for a game whose engine has standing answers),
             copied from the user's at the start and editable on the game
             page; ``{}`` means the engine's defaults (bots have those).
     """

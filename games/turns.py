@@ -44,8 +44,8 @@ def update_turn_fields(
     ``answering``: the seats that owed only out-of-turn answers before the
     moves just made (``answering_only``); one that now owes its own turn
     starts a new stretch of time, as if its clock had stopped in between
-    (Dominion version 3: a victim's turn may start before it has answered an
-    attack, and its turn must not inherit the clock the attack started).
+    (an engine may let a victim's turn start before it has answered an
+    attack, and that turn must not inherit the clock the attack started).
     """
     pending = engine.pending(state)
     to_act = sorted({d.player for d in pending})

@@ -13,7 +13,9 @@ from django.utils import timezone
 from correspondence import services as outbox
 from correspondence.models import Notification
 from games import services
+from games.bots import timeout_bot
 from games.clocks import seat_clocks
+from games.engine.registry import get_engine
 from games.models import Game, Seat
 from tests.tasks.conftest import new_game, play, to_move
 
@@ -105,6 +107,13 @@ def test_an_out_of_turn_decision_past_its_deadline_is_answered_by_the_bot(users,
     seat = game.seats.get(position=acker)
     assert game.is_active and not seat.forfeited and seat.bot == ""
     assert game.actions.get(seq=2).seat == acker and game.actions.get(seq=2).move == {"act": "ack"}
+
+
+@pytest.mark.parametrize(("kind", "bot"), [("dominion", "smart"), ("domaine", "greedy"), ("counter", "first")])
+def test_a_late_players_answers_come_from_the_bot_the_game_names_else_its_first(kind, bot):
+    """Each game's ``GameKind.timeout_bot`` (neither is its engine's first bot); counter names none: its first."""
+    assert timeout_bot(get_engine(kind)) == bot
+    assert next(iter(get_engine(kind).bots)) != bot or kind == "counter"
 
 
 def test_the_80_percent_warning_is_sent_once_per_move(users, commit):

@@ -12,6 +12,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
 
+from games import kinds
 from games.replay_check import ReplayReport, check_games, games_to_check
 
 #: Game ids one worker replays per task (a progress step).
@@ -36,7 +37,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         """``--game ID`` (repeatable), ``--kind``, ``--sample N``, ``--seed``, ``--workers N``."""
         parser.add_argument("--game", type=int, action="append", default=[], help="only this game (repeatable)")
-        parser.add_argument("--kind", help="only games of this kind (dominion, domaine)")
+        parser.add_argument("--kind", choices=kinds.names(), help="only games of this kind")
         parser.add_argument("--sample", type=int, help="a random sample of this many games")
         parser.add_argument("--seed", type=int, default=0, help="the sample's random seed")
         parser.add_argument("--workers", type=int, default=max(1, multiprocessing.cpu_count()))
