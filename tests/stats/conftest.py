@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
+from types import ModuleType
 
 import pytest
 
 from accounts.models import User
 from games import autoplay, services
 from games.engine.registry import get_engine
+from games.kinds import GameKind
 from games.models import Game
 
 
@@ -67,3 +69,14 @@ def play_game(
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     return game
+
+
+@pytest.fixture
+def counter_without_stats(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The counter game as a game with no statistics part (``kind.part("stats")`` answers None)."""
+    real = GameKind.part
+
+    def part(self: GameKind, name: str) -> ModuleType | None:
+        return None if (self.name, name) == ("counter", "stats") else real(self, name)
+
+    monkeypatch.setattr(GameKind, "part", part)

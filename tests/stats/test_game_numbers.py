@@ -143,7 +143,9 @@ def test_a_running_game_shows_no_statistics(client, player, opponent):
     assert "Statistics of this game" not in page
 
 
-def test_a_game_of_another_kind_gets_seat_rows_but_no_charts_and_counts_nowhere(client, caplog):
+def test_a_game_without_a_statistics_part_gets_seat_rows_but_no_charts_and_counts_nowhere(
+    client, caplog, counter_without_stats
+):
     a, b = UserFactory.create_batch(2)
     game = finished_game([a, b], [2, 1], finished=T0)  # the fake "counter" game, rated
     assert stats_record_game(game_id=game.pk)
