@@ -17,7 +17,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Q
 
 from accounts.models import User
-from games.engine import registry
+from games import kinds
 from games.models import Game, Seat
 from ratings.models import Rating, RatingChange
 from ratings.services import Belief
@@ -31,8 +31,8 @@ CHART_POINTS = 200
 
 
 def ladder_kinds() -> list[str]:
-    """Return the game kinds that have a ladder (every registered engine)."""
-    return list(registry.ENGINE_MODULES)
+    """Return the game kinds that have a ladder: every installed game (``games.kinds``), in list order."""
+    return kinds.names()
 
 
 @dataclass(frozen=True, slots=True)
