@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.apps import AppConfig
 
 from accounts import policy as accounts_policy
-from games import events, kinds
+from games import events, kinds, presentation
 from ops import numbers as ops_numbers
 
 
@@ -41,5 +41,7 @@ class GamesConfig(AppConfig):
         templates = []
         for kind in kinds.all_kinds():
             kind.engine()
-            templates.append(f"games/{kind.name}/board.html")
+            # The board the page draws first for the game (its page part's, games.presentation), if it has one.
+            if kind.part("page") is not None:
+                templates.append(presentation.board_templates(kind.name)[0])
         return templates

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from games.engine.undo import retracted_seqs
 from games.errors import GameNotActive
-from games.eventtext import describe, merged_draws, read_plays
+from games.eventtext import describe, merged, read_plays
 from games.models import Action, Game, Seat
 
 if TYPE_CHECKING:
@@ -266,7 +266,7 @@ def game_log(
         seat_names = [names.get(i, "?") for i in range(max(names, default=-1) + 1)]
         reveal_all = game.status == Game.Status.FINISHED
         # The nesting needs the turn from its start: worked out over every event in hand (no text drawn).
-        depths, idle = read_plays(events, settled=settled) if game.kind == "dominion" else ([0] * len(events), set())
+        depths, idle = read_plays(game.kind, events, settled=settled)
         out: list[LogEntry] = []
         above: tuple[int, dict[str, Any]] | None = None  # the line just drawn (the next event in time)
         standing = _standing_seqs(game, events, after_seq)
@@ -279,10 +279,10 @@ def game_log(
             if shown is None:
                 continue
             # Draws in a row within one move (Library's, card by card) are one line.
-            merged = merged_draws(shown, above[1]) if above is not None and above[0] == seq else None
-            if merged is not None:
+            one = merged(game.kind, shown, above[1]) if above is not None and above[0] == seq else None
+            if one is not None:
                 out.pop()
-                shown = merged
+                shown = one
             if index in idle:  # a Throne Room with no Action to play: the line says why nothing followed
                 shown = {**shown, "idle": True}
             # Card ids marked: the log links each card to its reference entry (games_tags.log_entries).
@@ -330,7 +330,7 @@ def replay_lines(game: Game, positions: list[tuple[Any, ...]], step: int, perspe
     """
     names = [str(s.name) for s in game.seats.all()]
     events = [(seq, e) for seq, _mover, _move, _state, evs in positions for e in evs]
-    idle = read_plays(events, settled=settled)[1] if game.kind == "dominion" else set()
+    idle = read_plays(game.kind, events, settled=settled)[1]
     first = sum(len(position[4]) for position in positions[:step])
     lines = []
     for index, event in enumerate(positions[step][4], start=first):

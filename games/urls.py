@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import domaine_views, views
+from games import presentation, views
 from games.views import live as live_views
 
 app_name = "games"
@@ -27,5 +27,6 @@ urlpatterns = [
     path("games/<int:game_id>/notes", views.game_notes, name="notes"),
     path("games/<int:game_id>/record.json", views.game_record, name="record"),
     path("games/<int:game_id>/replay", views.game_replay, name="replay"),
-    path("games/<int:game_id>/domaine/draft", domaine_views.domaine_draft, name="domaine_draft"),
+    # Each game's own views (a board built by clicks), from its urls part: the platform names none.
+    *presentation.urlpatterns(),
 ]

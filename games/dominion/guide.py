@@ -13,8 +13,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.dominion.eventtext import card_name, card_text
 from games.engine.dominion.cards import BASIC_CARDS, CARDS, KINGDOM_CARDS
-from games.eventtext import card_anchor, card_name, card_text
+from games.eventtext import card_anchor
 from games.standing import descriptions as standing_descriptions
 from guide.plugin import Guide
 

@@ -32,10 +32,10 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.dominion.eventtext import card_name as _card_name
 from games.engine.core import Engine
 from games.engine.dominion.cards import CARDS, COINS, KINGDOM_CARDS, TREASURES
 from games.engine.dominion.engine import score as dominion_score
-from games.eventtext import card_name as _card_name
 from games.kinds import GameKind
 from ops.responses import bad_request
 from stats import selectors

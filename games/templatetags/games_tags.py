@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import html
 import json
-from collections.abc import Mapping
 from typing import Any
 
 from django import template
@@ -13,10 +12,7 @@ from django.utils.html import format_html
 from django.utils.timesince import timesince
 from django.utils.translation import gettext
 
-from games.engine.domaine.cards import CARDS as DOMAINE_CARDS
-from games.engine.dominion.cards import CARDS as DOMINION_CARDS
-from games.eventtext import CARD_MARK, CARD_MARK_RE, card_anchor, card_name
-from games.eventtext_domaine import card_name as domaine_card_name
+from games.eventtext import CARD_MARK, CARD_MARK_RE, card_anchor, card_label
 from games.forms import time_control_label
 from games.i18n import game_name as _game_name
 from games.i18n import game_title as _game_title
@@ -272,14 +268,16 @@ def log_text(text: str, kind: str = "") -> str:
     escaped = str(conditional_escape(text))
     if CARD_MARK[0] not in escaped:
         return mark_safe(escaped)  # noqa: S308 - escaped just above
-    names: Mapping[str, object] = DOMINION_CARDS if kind == "dominion" else DOMAINE_CARDS if kind == "domaine" else {}
-    base = reverse("guide:cards", args=[kind]) if names else ""
+    base = ""
 
     def link(match: Any) -> str:
+        nonlocal base
         card_id = html.unescape(match.group(1))
-        if card_id not in names:
+        # The game's eventtext part names its cards (games.eventtext.card_label); an id it does not know stays text.
+        label = card_label(kind, card_id) if kind else None
+        if label is None:
             return str(conditional_escape(card_id))
-        label = card_name(card_id) if kind == "dominion" else domaine_card_name(card_id)
+        base = base or reverse("guide:cards", args=[kind])
         return format_html('<a class="card-link" href="{}#{}">{}</a>', base, card_anchor(kind, card_id), label)
 
     return mark_safe(CARD_MARK_RE.sub(link, escaped))  # noqa: S308 - the parts are escaped or format_html's

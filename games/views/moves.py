@@ -12,11 +12,9 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import selectors, services
-from games.domaine_board import unconfirmed_empty_play
+from games import presentation, selectors, services
 from games.i18n import refusal_text
 from games.plainjson import check_plain, loads_plain_json
-from games.standing import StandingForm
 from games.views.access import (
     AuthenticatedHttpRequest,
     HtmxHttpRequest,
@@ -26,8 +24,6 @@ from games.views.access import (
 )
 from games.views.page import game_context, live_response, render_live, render_page
 
-#: Per game kind: moves the page must have confirmed (``(move, POST) -> refusal or None``).
-MOVE_CONFIRMATIONS = {"domaine": unconfirmed_empty_play}
 #: Moves larger than this are refused before parsing (no real move comes close).
 MAX_MOVE_BYTES = 4000
 
@@ -94,8 +90,8 @@ def game_move(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     game = visible_game_light(request, game_id)  # 404 for games the user may not see
     try:
         move, seq = parse_move(request.POST)
-        confirm = MOVE_CONFIRMATIONS.get(game.kind)
-        refusal = confirm(move, request.POST) if confirm else None
+        # A check of the game's page (games.presentation.confirm_move), before the rules see the move.
+        refusal = presentation.confirm_move(game.kind, move, request.POST)
         if refusal:
             return _refused(request, game_id, refusal, HTTPStatus.UNPROCESSABLE_ENTITY)
         result = services.game_submit_move(game_id=game_id, user=request.user, move=move, expected_seq=seq)
@@ -136,14 +132,15 @@ def _refused(request: HtmxHttpRequest, game_id: int, message: str, status: int) 
 @login_required_for_game_post
 @require_POST
 def game_standing(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
-    """Set the user's standing answers for this game (a Dominion player's seat), then back to the game.
+    """Set the user's standing answers for this game (a game whose page part has ``STANDING_FORM``), then back.
 
     A question the new answers settle is answered at once. Status codes: 302
     (saved, or refused with a message), 400 (a setting that does not exist).
     """
     game = visible_game_light(request, game_id)  # 404 for games the user may not see
-    form = StandingForm(request.POST)
-    if game.kind != "dominion" or not form.is_valid():
+    form_class = presentation.standing_form(game.kind)
+    form = form_class(request.POST) if form_class is not None else None
+    if form is None or not form.is_valid():
         return _refused(request, game_id, _("Those standing answers cannot be read."), HTTPStatus.BAD_REQUEST)
     try:
         services.game_standing_set(game_id=game_id, user=request.user, settings=form.cleaned_settings())

@@ -18,13 +18,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
 from accounts.selectors import blocked_subquery
-from games import policy, selectors, services
+from games import policy, presentation, selectors, services
 from games.forms import ChatForm
 from games.lifecycle import seat_seen
 from games.models import ChatMessage, Game, Seat
 from games.presence import presence_mark, presence_of, presence_touch
 from games.replay import Snapshot
-from games.standing import StandingForm
 from games.viewing import seat_view, turn_free
 from games.views.access import (
     AuthenticatedHttpRequest,
@@ -53,8 +52,8 @@ def game_context(
     shown = seat_view(game, seat, snap=snap)
     view = shown.view
     events = shown.snapshot.events if shown.snapshot is not None else None
-    # Whether a last Throne Room with nothing after it found no Action, or waits for its choice (the log).
-    settled = game.kind == "dominion" and turn_free(game, shown.snapshot)
+    # Whether the turn's player is free to move, for a game whose log reads it (games.presentation).
+    settled = presentation.log_reads_turn(game.kind) and turn_free(game, shown.snapshot)
 
     def chat_lines() -> list[ChatMessage]:
         lines = list(_visible_chat(request, game).select_related("user").order_by("-created", "-pk")[:CHAT_SHOWN])
@@ -77,6 +76,7 @@ def game_context(
         "my_move": seat is not None and game.is_active and viewer in game.to_act and not seat.given_up,
         # Undo and the others' consent (games/_undo.html); read only when the status region is drawn.
         "undo": SimpleLazyObject(lambda: services.undo_context(game, seat, seats) or {}),
+        "undo_hint_template": presentation.undo_hint_template(game.kind),
         "waiting_on": [s for s in seats if s.position in game.to_act] if game.is_active else [],
         # A bot answers within a second or two: poll faster while one is to act.
         "poll_every": "1s" if game.is_active and any(s.bot for s in seats if s.position in game.to_act) else "5s",
@@ -94,10 +94,13 @@ def game_context(
         "can_leave": game.is_open and seat is not None and game.creator_id != user.pk,
         "can_cancel": game.is_open and user.is_authenticated and (game.creator_id == user.pk or user.is_staff),
         "can_resign": game.is_active and seat is not None and not seat.given_up,
-        # Dominion's standing answers for this seat in this game (drawn outside the polled region).
+        # The game's standing answers for this seat in this game, if it has any (drawn outside the polled region).
         "standing_form": (
-            StandingForm(initial_settings=seat.standing)
-            if game.kind == "dominion" and game.is_active and seat is not None and not seat.given_up
+            form_class(initial_settings=seat.standing)
+            if (form_class := presentation.standing_form(game.kind))
+            and game.is_active
+            and seat is not None
+            and not seat.given_up
             else None
         ),
         # Who else may take a seat at an invite-only game (the invitees themselves, the creator, staff see it).
@@ -106,7 +109,11 @@ def game_context(
             if game.is_open and game.private
             else []
         ),
-        "board_template": [f"games/{game.kind}/board.html", "games/generic_board.html"],
+        # The game's options in words, for the line of facts under the seats (its page part says them).
+        "options_text": presentation.options_text(game),
+        # The game's board and its stylesheet (its page part, games.presentation), else the generic board.
+        "board_template": presentation.board_templates(game.kind),
+        "board_stylesheet": presentation.stylesheet(game.kind),
         "error": error,
         "presence": presence,
         "cursor": status_cursor(game, len(seats), presence),

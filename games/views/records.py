@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from games import selectors, services
+from games import presentation, selectors, services
 from games.engine.undo import retracted_seqs
 from games.replay import ReplayBroken, Snapshot, engine_for
 from games.viewing import turn_free
@@ -78,7 +78,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     view["decision"] = None
     names = [str(s.name) for s in seats]
     # Card ids marked: the template's log_text links each card to its reference entry, as the game's log does.
-    settled = game.kind == "dominion" and turn_free(game, Snapshot(positions[-1][3], []))
+    settled = presentation.log_reads_turn(game.kind) and turn_free(game, Snapshot(positions[-1][3], []))
     lines = selectors.replay_lines(game, positions, step, perspective, settled)
     # Who resigned right after this move (after none: at the deal), as the game's log says it.
     resigned = [entry.text for entry in selectors.resignation_lines(game) if entry.seq == seq]
@@ -96,7 +96,8 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "mover": names[mover] if mover is not None else "",
         "lines": lines,
         "resigned": resigned,
-        "board_template": [f"games/{game.kind}/board.html", "games/generic_board.html"],
+        "board_template": presentation.board_templates(game.kind),
+        "board_stylesheet": presentation.stylesheet(game.kind),
         "replaying": True,
         "taken_back": taken_back,
     }

@@ -20,7 +20,7 @@ from django.utils import translation
 from correspondence import services as outbox
 from correspondence.models import Notification
 from games.engine.dominion.cards import CARDS
-from games.i18n import _REFUSALS, refusal_text
+from games.i18n import all_refusals, refusal_text
 from tests.conftest import make_game
 from tests.factories import UserFactory
 from tests.web.test_dominion_pages import play_with_bots
@@ -122,7 +122,8 @@ DOMAINE_PLAY = {
 def test_domaine_cards_and_the_empty_play_in_chinese(client, language):
     import json
 
-    from games.eventtext_domaine import card_name, describe_domaine
+    from games.domaine.eventtext import card_name
+    from games.domaine.eventtext import describe as describe_domaine
     from tests.web.test_domaine_views import at_step, bot_moves, view_of
 
     labels = DOMAINE_PLAY[language]
@@ -317,14 +318,14 @@ def test_every_refusal_code_of_the_engines_has_a_translation():
     # The engines raise IllegalMove(sentence, code) and return (sentence, code) refusals.
     codes = set(re.findall(r'[.:)}]"\s*,\s*"([a-z_]+)"', source))
     assert {"not_in_hand", "too_expensive", "border_taken", "wrong_count"} <= codes
-    assert codes - {code for code, _pattern, _message in _REFUSALS} == set()
+    assert codes - {code for code, _pattern, _message in all_refusals()} == set()
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_domaine_log_sentences_built_from_parts_end_with_the_chinese_full_stop(language):
     """A castle bought for gold and a play with a forest bonus are sentences put together from parts:
     in Chinese they end in 。 and their note in brackets follows without a space."""
-    from games.eventtext_domaine import describe_domaine
+    from games.domaine.eventtext import describe as describe_domaine
 
     with translation.override(language):
         castle = describe_domaine({"kind": "place_castle", "at": "J1", "knight": "J2", "paid": 1}, "Ann")

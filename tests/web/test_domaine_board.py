@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from games.domaine_board import CELL, RIM, draw, edge_diamond, edge_line, parse_square
-from games.eventtext_domaine import describe_domaine
+from games.domaine.board import CELL, RIM, draw, edge_diamond, edge_line, parse_square
+from games.domaine.eventtext import describe as describe_domaine
 
 
 def small_view(**over):
@@ -105,7 +105,7 @@ def test_log_sentences():
 
 def test_the_boards_hints_say_choose_on_a_phone_and_a_computer_alike():
     """A hint says neither "Click" (wrong on a phone) nor "Tap" (wrong with a mouse)."""
-    from games.templatetags.domaine_tags import part_prompt
+    from games.domaine.templatetags.domaine_tags import part_prompt
 
     parts = [None, "at", "borders", "knights", "domain", "squares", "remove", "with", "knight", "other"]
     hints = [part_prompt(part, act, 2) for part in parts for act in ("place_castle", "play")]

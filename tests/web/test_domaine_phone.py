@@ -9,8 +9,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from django.urls import reverse
 
+from games.domaine.board import edges_by_square, focus_sides
 from games.domaine.guide.hints import domaine_lines
-from games.domaine_board import edges_by_square, focus_sides
 from games.engine.domaine.cards import CARDS
 from games.engine.registry import get_engine
 from tests.web.test_domaine_views import at_step, bot_moves, domaine, draft_get, state_of, view_of

@@ -12,11 +12,11 @@ from django.db import transaction
 from django.urls import reverse
 
 from games import services
-from games.domaine_board import places_nothing
+from games.domaine.board import places_nothing
+from games.domaine.eventtext import card_name
 from games.engine.core import Rng
 from games.engine.domaine.cards import CARDS
 from games.engine.registry import get_engine
-from games.eventtext_domaine import card_name
 from games.locking import lock_game
 from games.models import Action, Game
 from games.moves import apply_move
@@ -464,7 +464,7 @@ def test_a_draft_of_the_wrong_shape_is_a_400_with_the_reason(client, domaine, ra
 
 def test_the_board_drawing_ignores_draft_parts_of_the_wrong_type(domaine):
     """Defence in depth: whatever reaches the renderer, it draws what it can read and skips the rest."""
-    from games.domaine_board import draw
+    from games.domaine.board import draw
 
     view = view_of(domaine, domaine.to_act[0])
     drawing = draw(
@@ -600,7 +600,7 @@ def test_a_game_logged_with_an_edge_named_larger_square_first_still_opens(client
 def test_of_two_copies_in_hand_only_the_one_being_played_is_marked(domaine):
     from django.template import Context
 
-    from games.templatetags.domaine_tags import domaine_board
+    from games.domaine.templatetags.domaine_tags import domaine_board
 
     game = bot_moves(domaine, until=at_step("play"))
     seat = game.to_act[0]

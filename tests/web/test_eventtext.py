@@ -6,8 +6,9 @@ from datetime import UTC
 
 from django.utils import translation
 
+from games.dominion.eventtext import card_list, card_name, card_text
 from games.engine.core import Event
-from games.eventtext import card_list, card_name, card_text, describe
+from games.eventtext import describe
 
 
 def test_card_names_follow_the_rules_table_in_each_language():

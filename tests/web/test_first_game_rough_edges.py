@@ -109,7 +109,7 @@ def board_html(game: Game, state, viewer: int) -> str:
         "view": view,
         "my_move": True,
     }
-    return render_to_string("games/dominion/board.html", context, request=request)
+    return render_to_string("dominion/board.html", context, request=request)
 
 
 def names_in(fragment: str) -> list[str]:

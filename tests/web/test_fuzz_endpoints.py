@@ -17,7 +17,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from games.domaine_views import DRAFT_ACTS, LIST_PARTS, SCALAR_PARTS
+from games.domaine.views import DRAFT_ACTS, LIST_PARTS, SCALAR_PARTS
 from games.models import Action, Game
 from tests.conftest import dominion_available, make_game, user_to_move
 

@@ -22,7 +22,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import live, services
-from games.eventtext_domaine import card_name
+from games.domaine.eventtext import card_name
 from games.models import Game
 from games.views.live import CSRF_PLACEHOLDER, _viewer, live_cursor, render_game_views
 from ops.live_hub import publish

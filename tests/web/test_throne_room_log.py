@@ -17,12 +17,12 @@ import pytest
 from django.urls import reverse
 
 from games import services
+from games.dominion.eventtext import read_plays
 from games.engine.core import Event
 from games.engine.dominion import effects
 from games.engine.dominion.cards import ACTIONS
 from games.engine.golden import read_record, record_files
 from games.engine.registry import get_engine
-from games.eventtext import read_plays
 from games.models import Game
 from tests.conftest import make_game
 from tests.dealing import deal_fixed

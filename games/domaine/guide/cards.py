@@ -2,7 +2,7 @@
 
 Nothing here is a rule: costs, copies and actions come from
 ``games.engine.domaine.cards`` (the data the engine plays by), names from
-the same texts the board uses (``games.eventtext_domaine``), so the
+the same texts the board uses (``games.domaine.eventtext``), so the
 reference cannot drift from the game. Only the longer explanation of each
 action is written here, from ``shared/rules/domaine.md``; the game page
 quotes it too (the ``domaine_guide`` template tags).
@@ -15,10 +15,10 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.domaine.eventtext import card_name as domaine_card_name
 from games.engine.domaine.cards import CARDS as DOMAINE_CARDS
 from games.engine.domaine.cards import LETTERS
 from games.eventtext import card_anchor
-from games.eventtext_domaine import card_name as domaine_card_name
 
 
 def domaine_action_text(kind: str, n: int) -> str:

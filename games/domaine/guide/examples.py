@@ -4,7 +4,7 @@ Each example is a real engine ``Board`` (a 12x12 board of which the page
 shows a corner): its domains, score and income come from
 ``Board.derived()``, the same code that scores games, so the page's numbers
 cannot disagree with the rules. The drawing is the board's own
-(``games.domaine_board.draw``), cropped to the corner shown.
+(``games.domaine.board.draw``), cropped to the corner shown.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
-from games.domaine_board import CELL, RIM, Drawing, draw, parse_square, square_xy
+from games.domaine.board import CELL, RIM, Drawing, draw, parse_square, square_xy
 from games.engine.domaine import rules
 from games.engine.domaine.board import SQ_INDEX, Board, edge_between, terrain_from_rows
 from games.engine.domaine.engine import public_position
@@ -25,7 +25,7 @@ class Example:
     """A drawn corner of a board and what the engine says of it.
 
     Attributes:
-        drawing: the board's drawing (``games.domaine_board.Drawing``).
+        drawing: the board's drawing (``games.domaine.board.Drawing``).
         viewbox: the SVG viewBox of the corner shown ("x y width height").
         marks: extra text drawn on squares: ``{"x", "y", "text"}`` (SVG units, the square's corner).
         zone: squares tinted as a zone (the distance rule's "too near"), as ``{"x", "y"}``.

@@ -86,10 +86,13 @@ REFUSED = [f for f in FILES if "error_at" in json.loads(f.read_text()).get("expe
 
 
 def _site_codes() -> set[str]:
-    """The refusal codes games/i18n.py translates (read as text: it needs Django to import)."""
+    """The refusal codes the site translates: games/i18n.py's and each game's refusals part (read as text:
+    they need Django to import)."""
     import re
 
-    text = (ROOT / "games" / "i18n.py").read_text()
+    text = "".join(
+        (ROOT / "games" / path).read_text() for path in ("i18n.py", "dominion/refusals.py", "domaine/refusals.py")
+    )
     return set(re.findall(r'^\s*\(\s*"(\w+)",', text, flags=re.M)) | set(
         re.findall(r'^\s*"(\w+)",\n\s*r"', text, flags=re.M)
     )

@@ -1,4 +1,5 @@
-"""Domaine-only endpoint: building a move by clicks (or text fields) before confirming it.
+"""Domaine's own endpoint (its ``urls`` part, ``games:domaine_draft``): building a move by clicks
+(or text fields) before confirming it.
 
 The draft of a move lives in the request, never on the server: each click
 is a GET carrying the draft so far (JSON), the position it was made for
@@ -205,6 +206,8 @@ def domaine_draft(request: AuthenticatedHttpRequest, game_id: int) -> HttpRespon
             "domaine_error": error,
             # A square whose sides the board offers for the next border (two taps: the square, then its side).
             "domaine_focus": _focus(request, draft),
+            # A board with a draft or a refusal on it is this request's alone: never from the board cache.
+            "board_uncached": bool(draft or error),
         }
     )
     template = "games/game.html#board" if request.htmx else "games/game.html"

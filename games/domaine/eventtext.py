@@ -1,9 +1,9 @@
-"""Domaine engine events in words, in the reader's language.
+"""Domaine's log texts (its ``eventtext`` part, ``games.eventtext``): engine events in words.
 
-``games.eventtext.describe`` calls :func:`describe_domaine` for games of
-kind "domaine"; the events are those of ``games.engine.domaine.engine``
-after ``Event.for_viewer`` (so a deck draw seen by another player carries
-no card). :func:`action_text` is shared with the board, which labels the
+``games.eventtext.describe`` calls :func:`describe` for Domaine games; the
+events are those of ``games.engine.domaine.engine`` after
+``Event.for_viewer`` (so a deck draw seen by another player carries no
+card). :func:`action_text` is shared with the board, which labels the
 cards in a hand the same way the log does, and :func:`card_name`, the
 name a card is shown by everywhere (the notation keeps its id).
 """
@@ -17,6 +17,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games.engine.domaine.cards import CARDS
+
+__all__ = ["CARDS", "action_text", "card_action_text", "card_name", "describe"]
 
 #: Mine kinds as the engine names them -> their label (lazy: read per request language).
 MINE_LABELS = {
@@ -140,7 +142,7 @@ def _with_note(text: str, note: str) -> str:
     return _("%(text)s %(note)s") % {"text": text, "note": note}
 
 
-def describe_domaine(event: dict[str, Any], who: str, label_of: Callable[[str], str] = card_name) -> str:
+def describe(event: dict[str, Any], who: str, label_of: Callable[[str], str] = card_name) -> str:
     """Return one Domaine event (as ``Event.for_viewer`` gave it) as a sentence.
 
     Args:

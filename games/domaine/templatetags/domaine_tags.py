@@ -1,9 +1,9 @@
-"""Template helpers for the Domaine board (``templates/games/domaine/board.html``).
+"""Template helpers for the Domaine board (``templates/domaine/board.html``).
 
 ``domaine_board`` turns the context the game page already has (``view``,
 ``game``, ``viewer``, ``my_move``, ``seats``; and, while a move is being
 built, ``domaine_draft``, ``domaine_targets`` and ``domaine_preview`` from
-``games.domaine_views``) into what the board template draws. It reads the
+``games.domaine.views``) into what the board template draws. It reads the
 view and the engine's answers only; it decides no rule.
 """
 
@@ -16,7 +16,7 @@ from django import template
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games.domaine_board import (
+from games.domaine.board import (
     EMPTY_PLAY_FIELD,
     Target,
     colour_of,
@@ -29,8 +29,8 @@ from games.domaine_board import (
     square_xy,
     too_near,
 )
+from games.domaine.eventtext import action_text, card_action_text, card_name
 from games.engine.domaine.cards import CARDS
-from games.eventtext_domaine import action_text, card_action_text, card_name
 
 register = template.Library()
 
@@ -76,7 +76,7 @@ def part_prompt(part: str | None, act: str | None, remaining: int) -> str:
 def domaine_board(context: template.Context) -> dict[str, Any]:
     """Return everything the Domaine board template shows, for this viewer.
 
-    Keys: ``drawing`` (see ``games.domaine_board.Drawing``), ``players``,
+    Keys: ``drawing`` (see ``games.domaine.board.Drawing``), ``players``,
     ``me`` (the viewer's row or None), ``hand`` and ``display`` (cards with
     their printed data), ``step``, ``my_move``, ``draft`` and its
     ``draft_json``, ``prompt``, ``can_confirm``, ``play_links`` (card

@@ -1,0 +1,23 @@
+"""Dominion's page part (``games.presentation``): its board, its stylesheet, its standing answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.dominion.templatetags.dominion_cards import kingdom_summary
+from games.standing import StandingForm
+
+BOARD_TEMPLATE = "dominion/board.html"
+STYLESHEET = "dominion/dominion.css"
+#: The log reads a Throne Room with nothing after it by whether the turn goes on (``eventtext.read_plays``).
+LOG_READS_TURN = True
+#: Moat, Militia, Bureaucrat, Library and Chancellor ask out of turn: the player may answer in advance.
+STANDING_FORM = StandingForm
+
+
+def options_text(options: dict[str, Any]) -> str:
+    """The kingdom in words for the page's facts about the game: its cards, a recommended set, or "at random"."""
+    kingdom = options.get("kingdom")
+    return f"{_('Kingdom:')} {kingdom_summary(kingdom)}" if kingdom else ""
