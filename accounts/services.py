@@ -25,7 +25,7 @@ def user_standing_update(*, user: User, settings: dict[str, str]) -> User:
     """Save ``user``'s standing answers for the games they start from now on.
 
     Args:
-        settings: question -> setting, as ``games.standing.StandingForm`` cleans
+        settings: question -> setting, as ``games.dominion.standing.StandingForm`` cleans
             them (running games keep their own copy, ``Seat.standing``).
 
     Returns:

@@ -29,7 +29,7 @@ from accounts import selectors, services
 from accounts.forms import DeleteAccountForm, SettingsForm
 from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
-from games.standing import StandingForm
+from games.dominion.standing import StandingForm
 from website.db import reads_from_replica
 
 #: The correspondence app's settings section (notification choices, vacation), if it exists yet.

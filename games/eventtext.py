@@ -64,7 +64,7 @@ def language_key(language: str | None) -> str:
 
 
 def card_list(cards: Sequence[str], label_of: Callable[[str], str]) -> str:
-    """Return "2 × Copper, Silver" style text for a list of card ids, each named by ``label_of``."""
+    """Return "2 × A, B" style text for a list of card ids (a card held twice counted), each named by ``label_of``."""
     counts = Counter(cards)
     parts = []
     for name, k in counts.items():

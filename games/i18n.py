@@ -42,7 +42,7 @@ def game_name(kind: str) -> str:
 
 
 def game_title(game: Any) -> str:
-    """Return a game's title in the active language: "Dominion #12"."""
+    """Return a game's title in the active language: its name and number ("<name> #12")."""
     return _("%(game)s #%(id)s") % {"game": game_name(game.kind), "id": game.pk}
 
 

@@ -20,8 +20,9 @@ gets the defaults below:
 ``STANDING_FORM``
     The form of the game's standing answers (answers a player gives in
     advance to questions the rules ask out of turn), built as
-    ``STANDING_FORM(data, initial_settings=seat.standing)`` and offering
-    ``cleaned_settings()``; the page shows it to a seat still playing a
+    ``STANDING_FORM(data, initial_settings=seat.standing)``, offering
+    ``cleaned_settings()`` and drawn by its ``page_template`` (given
+    ``form``, ``game_id`` and ``heading_id``); the page shows it to a seat still playing a
     running game and posts it to ``games:standing``. Default: none (the
     game asks nothing out of turn, and ``games:standing`` answers 400).
 ``LOG_READS_TURN``

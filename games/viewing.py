@@ -82,9 +82,9 @@ def turn_free(game: Game, snap: Snapshot | None) -> bool:
     """Whether, at ``snap``, the turn's player is free to make an ordinary turn move (``engine.pending``
     holds their ``turn`` decision): no card's question of theirs is open and nothing waits on the stack.
 
-    The log's reading of the last plays needs it (``eventtext.read_plays``' ``settled``): a Throne Room
-    with nothing after it either found no Action (the turn goes on) or still waits for its choice. False
-    without a snapshot, and for an engine that no longer replays.
+    A game's log may read its last plays by it (``eventtext.read_plays``' ``settled``, for a game whose
+    page part sets ``LOG_READS_TURN``): a play with nothing after it either did nothing (the turn goes
+    on) or still waits for its choice. False without a snapshot, and for an engine that no longer replays.
     """
     if snap is None:
         return False

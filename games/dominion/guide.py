@@ -14,9 +14,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.dominion.eventtext import card_name, card_text
+from games.dominion.standing import descriptions as standing_descriptions
 from games.engine.dominion.cards import BASIC_CARDS, CARDS, KINGDOM_CARDS
 from games.eventtext import card_anchor
-from games.standing import descriptions as standing_descriptions
 from guide.plugin import Guide
 
 #: Dominion card types as the engine names them -> what readers see.

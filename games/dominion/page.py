@@ -1,4 +1,4 @@
-"""Dominion's page part (``games.presentation``): its board, its stylesheet, its standing answers."""
+"""Dominion's page part (``games.presentation``): its board, stylesheet, standing answers and kingdom."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from games.dominion.standing import StandingForm
 from games.dominion.templatetags.dominion_cards import kingdom_summary
-from games.standing import StandingForm
 
 BOARD_TEMPLATE = "dominion/board.html"
 STYLESHEET = "dominion/dominion.css"

@@ -44,7 +44,7 @@ def move_json(move: Any) -> str:
 
 @register.filter
 def move_label(move: Any) -> str:
-    """Return a short label for a move button ("buy Silver", "end turn")."""
+    """Return a short label for a move button ("buy <card>", "end turn")."""
     if not isinstance(move, dict):
         return str(move)
     words = [str(move.get("act", "")).replace("_", " ")]
@@ -63,14 +63,14 @@ def time_control(delta: Any) -> str:
 
 @register.filter
 def game_name(kind: str) -> str:
-    """Return the name of a game kind in the active language ("dominion" -> "Dominion" / "皇輿爭霸")."""
+    """Return the name of a game kind in the active language (its ``GameKind.label``)."""
 
     return _game_name(kind)
 
 
 @register.filter
 def game_title(game: Any) -> str:
-    """Return a game's title in the active language ("Dominion #12")."""
+    """Return a game's title in the active language ("<name> #12")."""
 
     return _game_title(game)
 
@@ -220,8 +220,8 @@ def _log_line(title: str, entry: Any, first: bool = True, kind: str = "") -> str
 
     ``first``: the move's first line drawn (the top one, newest first), the
     only one that shows the move's number; the others leave it blank, so a
-    move that did many things reads as one block. Lines inside Throne Rooms
-    carry their depth (``data-depth``), which the stylesheet indents. ``kind``: the
+    move that did many things reads as one block. Lines inside other plays
+    (``eventtext.read_plays``) carry their depth (``data-depth``), which the stylesheet indents. ``kind``: the
     game's kind, whose card reference the line's cards link to (:func:`log_text`).
     """
     from django.utils.html import format_html
@@ -325,8 +325,8 @@ def log_entries(
     seat and the snapshot's ``(seq, Event)`` pairs, from which the lines are
     drawn by :func:`_log_lines`, reusing the previous position's.
     ``settled``: the position after ``events`` has its turn's player free
-    to move (``viewing.turn_free``; ``eventtext.read_plays`` reads the last
-    Throne Room by it).
+    to move (``viewing.turn_free``; a game's ``eventtext.read_plays`` reads
+    the last plays by it).
 
     Newest first: the move that just happened is what a correspondence
     player looks for. A tag rather than a template loop: a log has up to a

@@ -274,7 +274,7 @@ def game_poll(request: HtmxHttpRequest, game_id: int) -> HttpResponse:
     chat_part = render_to_string("games/game.html#chat_messages", {**context, "oob": True}, request=request)
     if not live_changed:
         # Only the chat changed: swap it out of band and leave the board alone, so
-        # a move being built on the page (a Domaine draft) is not wiped.
+        # a move being built on the page (a draft of a board built by clicks) is not wiped.
         response = HttpResponse(chat_part)
         response["HX-Reswap"] = "none"
         return response

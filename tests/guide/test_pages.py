@@ -113,7 +113,7 @@ def test_the_chinese_pages_have_no_english_sentence_left(client, name, args, lan
 def test_the_dominion_rules_page_describes_every_standing_answer_as_the_settings_page_does(client, language):
     from django.utils import translation
 
-    from games.standing import descriptions
+    from games.dominion.standing import descriptions
 
     html = get(client, "guide:rules", ["dominion"], language).content.decode()
     with translation.override(language):

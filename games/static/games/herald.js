@@ -58,7 +58,7 @@
   });
 
   // The cards a player has ticked survive a redraw of the same question: the poll redraws the board at
-  // every move, and under Dominion's version 3 the attacker plays on while its victims choose.
+  // every move, and in some games (rules versions) others play on while a player chooses.
   var ticked = null;
 
   function choiceKey(form) {

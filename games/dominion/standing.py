@@ -1,4 +1,4 @@
-"""Standing answers on the site: the form (settings page and game page) and what each answer means.
+"""Dominion's standing answers on the site: the form (settings page and game page) and what each answer means.
 
 The rules of each answer are the engine's (``games.engine.dominion.standing``);
 this module only names and describes them for people, in their language,
@@ -86,6 +86,9 @@ TEXT: dict[str, tuple[Any, dict[str, tuple[Any, Any]]]] = {
 
 class StandingForm(forms.Form):
     """One choice per question (``CHOICES``); ``cleaned_settings()`` gives the settings to store."""
+
+    #: What draws it, on the settings page and on a game's page (``games.presentation``'s ``STANDING_FORM``).
+    page_template = "dominion/_standing_form.html"
 
     def __init__(self, *args: Any, initial_settings: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
