@@ -25,8 +25,8 @@ def user_standing_update(*, user: User, settings: dict[str, str]) -> User:
     """Save ``user``'s standing answers for the games they start from now on.
 
     Args:
-        settings: question -> setting, as ``games.dominion.standing.StandingForm`` cleans
-            them (running games keep their own copy, ``Seat.standing``).
+        settings: question -> setting, as the game's standing form cleans them
+            (``games.presentation.account_standing_form``; running games keep their own copy, ``Seat.standing``).
 
     Returns:
         The saved user.

@@ -29,7 +29,7 @@ from accounts import selectors, services
 from accounts.forms import DeleteAccountForm, SettingsForm
 from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
-from games.dominion.standing import StandingForm
+from games.presentation import account_standing_form
 from website.db import reads_from_replica
 
 #: The correspondence app's settings section (notification choices, vacation), if it exists yet.
@@ -95,7 +95,12 @@ def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
     section, section_url = _notification_section()
     context = {
         "form": form,
-        "standing_form": StandingForm(initial_settings=request.user.standing_answers),
+        # The standing answers for new games, of the game that has them (games.presentation).
+        "standing_form": (
+            form_class(initial_settings=request.user.standing_answers)
+            if (form_class := account_standing_form()) is not None
+            else None
+        ),
         "email_verified": selectors.has_verified_email(request.user),
         "blocks": selectors.blocks_of(request.user),
         "notification_section": section,
@@ -109,7 +114,10 @@ def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
 @require_POST
 def standing_update(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Save the standing answers (for games started from now on); a bad form is shown again with a 400."""
-    form = StandingForm(request.POST, initial_settings=request.user.standing_answers)
+    form_class = account_standing_form()
+    if form_class is None:
+        raise Http404("No installed game has standing answers.")
+    form = form_class(request.POST, initial_settings=request.user.standing_answers)
     if form.is_valid():
         services.user_standing_update(user=request.user, settings=form.cleaned_settings())
         messages.success(request, _("Your standing answers were saved. They apply to games that start from now on."))

@@ -92,6 +92,18 @@ def log_reads_turn(kind: str) -> bool:
     return bool(getattr(page_part(kind), "LOG_READS_TURN", False))
 
 
+def account_standing_form() -> Any:
+    """Return the form of the standing answers a player keeps in their settings for new games, or None.
+
+    An account holds one set (``User.standing_answers``): the first installed
+    game's with a ``STANDING_FORM`` (its ``page`` part) answers for it.
+    """
+    for kind in kinds.names():
+        if (form := standing_form(kind)) is not None:
+            return form
+    return None
+
+
 def undo_hint_template(kind: str) -> str | None:
     """Return the template of a ``kind`` game's own hint on a turn that ends by itself (``UNDO_HINT_TEMPLATE``)."""
     return getattr(page_part(kind), "UNDO_HINT_TEMPLATE", None)
