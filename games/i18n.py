@@ -28,12 +28,6 @@ from django.utils.translation import gettext as _
 
 from games import kinds
 
-#: Engine name -> the game's name (lazy: read in the request's language).
-GAME_NAMES = {
-    "dominion": gettext_lazy("Dominion"),
-    "domaine": gettext_lazy("Domaine"),
-}
-
 
 def game_name(kind: str) -> str:
     """Return the name of the game of kind ``kind`` in the active language (its ``GameKind.label``)."""
@@ -54,25 +48,10 @@ BOT_NAMES = {
     "random": gettext_lazy("random bot"),
 }
 
-#: The recommended Dominion kingdoms' names (rules section 11), translated.
-KINGDOM_SET_NAMES = {
-    "First Game": gettext_lazy("First Game"),
-    "Big Money": gettext_lazy("Big Money"),
-    "Interaction": gettext_lazy("Interaction"),
-    "Size Distortion": gettext_lazy("Size Distortion"),
-    "Village Square": gettext_lazy("Village Square"),
-}
-
 
 def bot_name(name: str) -> str:
     """Return a bot's name in the active language ("smart bot")."""
     label = BOT_NAMES.get(name)
-    return str(label) if label is not None else name
-
-
-def kingdom_set_name(name: str) -> str:
-    """Return a recommended kingdom's name in the active language ("First Game")."""
-    label = KINGDOM_SET_NAMES.get(name)
     return str(label) if label is not None else name
 
 

@@ -127,7 +127,6 @@ NAMES_A_GAME_ALLOWLIST = {
     "games/crossing.py",
     "games/engine/core.py",
     "games/engine/undo.py",
-    "games/i18n.py",
     "games/kinds.py",
     "games/selectors.py",
     "games/static/games/herald.css",

@@ -13,13 +13,38 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.engine.dominion.cards import CARD_TEXT, CARDS
 from games.eventtext import card_list as _card_list
 from games.eventtext import language_key
 
-__all__ = ["CARDS", "card_list", "card_name", "card_text", "describe", "merge", "read_plays"]
+__all__ = [
+    "CARDS",
+    "KINGDOM_SET_NAMES",
+    "card_list",
+    "card_name",
+    "card_text",
+    "describe",
+    "kingdom_set_name",
+    "merge",
+    "read_plays",
+]
+
+#: The recommended Dominion kingdoms' names (rules section 11), translated.
+KINGDOM_SET_NAMES = {
+    "First Game": gettext_lazy("First Game"),
+    "Big Money": gettext_lazy("Big Money"),
+    "Interaction": gettext_lazy("Interaction"),
+    "Size Distortion": gettext_lazy("Size Distortion"),
+    "Village Square": gettext_lazy("Village Square"),
+}
+
+
+def kingdom_set_name(name: str) -> str:
+    """Return a recommended kingdom's name in the active language ("First Game")."""
+    label = KINGDOM_SET_NAMES.get(name)
+    return str(label) if label is not None else name
 
 
 def card_name(name: str, language: str | None = None) -> str:

@@ -12,8 +12,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from games.dominion.eventtext import card_name
 from games.engine.dominion.cards import KINGDOM_CARDS, RECOMMENDED_SETS
-from games.eventtext import card_name
 from matchmaking.limits import draw
 
 #: What a player may ban, in the order the bans page lists them: the kingdom cards, by English name.

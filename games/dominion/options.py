@@ -13,10 +13,9 @@ from typing import Any, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.dominion.eventtext import card_name
+from games.dominion.eventtext import card_name, kingdom_set_name
 from games.engine.dominion.cards import KINGDOM_CARDS, RECOMMENDED_SETS
 from games.forms import GameOptionsForm
-from games.i18n import kingdom_set_name
 
 
 def card_choices() -> list[tuple[str, str]]:

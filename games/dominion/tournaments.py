@@ -11,8 +11,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games.dominion.eventtext import kingdom_set_name
 from games.engine.dominion.cards import RECOMMENDED_SETS
-from games.i18n import kingdom_set_name
 
 
 def _kingdom_choices() -> list[tuple[str, str]]:

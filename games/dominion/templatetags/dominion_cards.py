@@ -11,9 +11,9 @@ from django import template
 from games.dominion.eventtext import card_list as _card_list
 from games.dominion.eventtext import card_name as _card_name
 from games.dominion.eventtext import card_text as _card_text
+from games.dominion.eventtext import kingdom_set_name
 from games.engine.dominion.cards import CARDS
 from games.eventtext import card_anchor
-from games.i18n import kingdom_set_name
 
 register = template.Library()
 
