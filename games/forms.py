@@ -16,7 +16,6 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games import kinds
 from games.bots import engine_bots
 from games.i18n import bot_name
 from games.kinds import GameKind
@@ -177,15 +176,6 @@ def offered_bots(kind: GameKind, form_class: type[GameOptionsForm]) -> list[str]
     engine_has = engine_bots(kind.engine())  # a broken bots module offers none, and the form still works
     wanted = form_class.offered_bots or list(engine_has)
     return [name for name in wanted if name in engine_has]
-
-
-def kingdom_card_choices() -> list[tuple[str, str]]:
-    """The cards a player may ban from a random deal, as form choices: (id, the name in the reader's language).
-
-    Every installed game's ``options`` part's ``card_choices()`` (docs/games.md), in list order. A
-    callable, so that Django draws the choices when the form is shown, in that request's language.
-    """
-    return [choice for _kind, part in kinds.parts("options") for choice in getattr(part, "card_choices", list)()]
 
 
 class ChatForm(forms.Form):

@@ -22,7 +22,7 @@ def card_choices() -> list[tuple[str, str]]:
     """The Kingdom cards as form choices: (English name, the name in the reader's language).
 
     A callable, so that Django draws the choices when the form is shown, in that request's language.
-    Asked by the new-game form's 10-card pick and by the kingdom bans (``games.forms.kingdom_card_choices``).
+    The choices of the new-game form's 10-card pick.
     """
     return [(name, card_name(name)) for name in KINGDOM_CARDS]
 
