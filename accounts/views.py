@@ -25,11 +25,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.i18n import set_language
 
-from accounts import selectors, services
+from accounts import policy, selectors, services
 from accounts.forms import DeleteAccountForm, SettingsForm
 from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
-from games.presentation import account_standing_form
 from website.db import reads_from_replica
 
 #: The correspondence app's settings section (notification choices, vacation), if it exists yet.
@@ -95,10 +94,10 @@ def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
     section, section_url = _notification_section()
     context = {
         "form": form,
-        # The standing answers for new games, of the game that has them (games.presentation).
+        # The standing answers for new games, of the game that has them (accounts.policy asks games).
         "standing_form": (
             form_class(initial_settings=request.user.standing_answers)
-            if (form_class := account_standing_form()) is not None
+            if (form_class := policy.standing_form()) is not None
             else None
         ),
         "email_verified": selectors.has_verified_email(request.user),
@@ -114,7 +113,7 @@ def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
 @require_POST
 def standing_update(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Save the standing answers (for games started from now on); a bad form is shown again with a 400."""
-    form_class = account_standing_form()
+    form_class = policy.standing_form()
     if form_class is None:
         raise Http404("No installed game has standing answers.")
     form = form_class(request.POST, initial_settings=request.user.standing_answers)

@@ -29,9 +29,11 @@ class GamesConfig(AppConfig):
         events.subscribe(events.ChangesCommitted, tasks.grace_on_commit)
         # The staff page's numbers of games and moves (ops sits below games, so games tells it).
         ops_numbers.register(selectors.ops_numbers)
-        # Deleting an account, making a bot account: accounts asks games (it sits below games).
+        # Deleting an account, making a bot account, the settings' standing answers: accounts asks games
+        # (it sits below games).
         accounts_policy.register_deletion(closing.account_deleting)
         accounts_policy.register_played_check(closing.has_played)
+        accounts_policy.register_standing_form(presentation.account_standing_form)
 
     def warm_up(self) -> list[str]:
         """Import every installed game's engine in this process and return its board's templates to compile.
