@@ -15,22 +15,31 @@ def play_out(game_id: int, bot: str) -> Game:
     """Play a game to its end, every seat's move chosen by ``bot`` and sent through ``game_submit_move``.
 
     With the counter game's ``first`` bot (always add 1, target 10) the second seat wins.
+    The next move is chosen on the position the last one returned (``MoveResult.snapshot``),
+    not read back from the cache, as long as nothing moved in the game since (its ``last_seq``).
     """
     game = Game.objects.get(pk=game_id)
-    users = {s.position: seated(s) for s in game.seats.select_related("user")}
+    seats = list(game.seats.select_related("user"))
+    users = {s.position: seated(s) for s in seats}
+    state = state_at(game) if game.is_active else None
     while game.is_active:
         engine = engine_for(game)
-        state = state_at(game)
         position = game.to_act[0]
-        seat_user = users[position]
-        seat = game.seats.get(position=position)
-        if seat.bot_played:  # forfeited: the site's bot plays the seat, as its task would
+        if next(s for s in seats if s.position == position).bot_played:
+            # Forfeited: the site's bot plays the seat, as its task would.
             game_bot_moves(game_id=game_id)
             game = Game.objects.get(pk=game_id)
+            seats = list(game.seats.all())
+            state = state_at(game) if game.is_active else None
             continue
         move = bot_move(game, engine, state, position, bot)
-        services.game_submit_move(game_id=game_id, user=seat_user, move=move, expected_seq=game.last_seq)
+        result = services.game_submit_move(game_id=game_id, user=users[position], move=move, expected_seq=game.last_seq)
         game = Game.objects.get(pk=game_id)
+        if game.last_seq == result.seq and result.snapshot is not None and result.seats is not None:
+            state, seats = result.snapshot.state, result.seats
+        else:  # something else moved after commit (a bot's seat): read it all again
+            seats = list(game.seats.all())
+            state = state_at(game) if game.is_active else None
     return game
 
 
