@@ -63,8 +63,14 @@ serve: install messages
 	mkdir -p var "$$HERALD_RUN_DIR"
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/supervisord -c supervisord.conf
 
+# The suite in parallel (pytest-xdist): one process per core (-n auto), at most three (Redis has
+# databases for three: tests/settings.py), each with its own PostgreSQL and Redis databases; a
+# worker that runs out of tests takes some of another's (worksteal), so one slow file does not
+# leave the other core idle. PYTEST_ARGS adds options (CI: --durations=20); for a part of the
+# suite in one process, run pytest itself (.venv/bin/python -m pytest tests/web).
+PYTEST_ARGS ?=
 test: install messages
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --maxprocesses 3 --dist worksteal $(PYTEST_ARGS)
 
 # The whole tree: ruff's lint and format, the import contracts of docs/architecture.md,
 # and mypy with Django's stubs (strict on the engines; pyproject.toml [tool.mypy]).

@@ -7,13 +7,16 @@ machine without them cannot pass by skipping.
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Generator, Iterator
 from datetime import timedelta
 from typing import NoReturn
 
 import pytest
+from django.apps import AppConfig, apps
 from django.core.cache import cache
+from django.db.models.signals import post_migrate
 from pytest_django import Settings
 
 from accounts.models import User
@@ -157,3 +160,30 @@ def _english_by_default() -> Iterator[None]:
     translation.activate("en")
     yield
     translation.activate("en")
+
+
+def _moderators_again(sender: AppConfig, using: str = "default", **kwargs: object) -> None:
+    """Make the Moderators group again after a transactional test flushed the database.
+
+    A data migration makes it (``moderation/migrations/0002``), and a flush empties every table;
+    Django's own rows (content types, permissions) come back by ``post_migrate``, which the flush
+    sends, but a migration's rows do not. A test run in one process runs the transactional tests
+    last, so nothing after them needed the group; with the suite split over processes (xdist) a
+    test that expects the group may run on a worker after a flush.
+    """
+    last = [config for config in apps.get_app_configs() if config.models_module is not None][-1]
+    if sender is not last:  # every app's permissions exist only once the last app's signal is sent
+        return
+    from django.contrib.auth.models import Group, Permission
+
+    if Group.objects.using(using).filter(name="Moderators").exists():
+        return
+    migration = importlib.import_module("moderation.migrations.0002_moderators_group")
+    group = Group.objects.using(using).create(name="Moderators")
+    for label, codenames in migration.PERMISSIONS.items():
+        group.permissions.add(
+            *Permission.objects.using(using).filter(content_type__app_label=label, codename__in=codenames)
+        )
+
+
+post_migrate.connect(_moderators_again, dispatch_uid="tests-moderators-again")

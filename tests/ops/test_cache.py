@@ -9,16 +9,17 @@ import pytest
 from tests.conftest import skip_missing_service
 from website.cache import HeraldRedisCache
 
-#: A Redis database of its own (the worker tests use theirs, the site 1 and 2).
-CACHE_TEST_DB = 14
-
 
 @pytest.fixture
 def redis_cache():
     import redis
 
+    from tests.settings import HERALD_TEST_CACHE_REDIS_DB
+
+    # A Redis database of its own, one per test process (tests/settings.py): the worker tests use
+    # theirs, the site 1 and 2.
     base = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/1"
-    url = base.rsplit("/", 1)[0] + f"/{CACHE_TEST_DB}"
+    url = base.rsplit("/", 1)[0] + f"/{HERALD_TEST_CACHE_REDIS_DB}"
     try:
         redis.Redis.from_url(url, socket_connect_timeout=1).ping()
     except redis.RedisError:

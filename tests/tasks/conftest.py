@@ -3,7 +3,8 @@
 Most tests here run Celery eagerly with the on-commit callbacks executed
 (``commit`` fixture), so a move's fan-out happens as in production. Tests
 marked ``worker`` start a real Celery worker thread on this machine's Redis
-(database ``WORKER_REDIS_DB``, so the site's cache database is untouched);
+(database ``HERALD_TEST_WORKER_REDIS_DB``, one per test process, so
+the site's cache database is untouched);
 they skip without Redis, and fail instead under ``HERALD_REQUIRE_SERVICES``.
 """
 
@@ -24,8 +25,6 @@ from games.engine import registry
 from games.models import Game
 from tests.conftest import seated, skip_missing_service
 from tests.factories import UserFactory
-
-WORKER_REDIS_DB = 9
 
 
 @pytest.fixture(autouse=True)
@@ -106,8 +105,11 @@ def redis_url() -> str | None:
     """The Redis of this machine: ``REDIS_URL``'s host, or 127.0.0.1:6379, if it answers."""
     import redis
 
+    from tests.settings import HERALD_TEST_WORKER_REDIS_DB
+
     base = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/1"
-    url = base.rsplit("/", 1)[0] + f"/{WORKER_REDIS_DB}"
+    # Each test process (xdist worker) has its own database: tests/settings.py.
+    url = base.rsplit("/", 1)[0] + f"/{HERALD_TEST_WORKER_REDIS_DB}"
     try:
         redis.Redis.from_url(url, socket_connect_timeout=1).ping()
     except redis.RedisError:
@@ -130,7 +132,7 @@ def use_broker(url: str) -> None:
 
 @pytest.fixture
 def celery_worker_on_redis(transactional_db: None, settings: Settings) -> Iterator[object]:
-    """A real Celery worker thread consuming from this machine's Redis (database 9), on PostgreSQL.
+    """A real Celery worker thread consuming from this machine's Redis (its own database), on PostgreSQL.
 
     The site's Celery app is pointed at that broker and made non-eager for
     the test, then restored.

@@ -1,7 +1,7 @@
 """The same guarantees with a real Celery worker on this machine's Redis.
 
 Each test starts a worker thread (``celery_worker_on_redis``) that consumes
-from Redis database 9, so moves, emails, bots and sweeps go through a real
+from a Redis database of its own (tests/settings.py), so moves, emails, bots and sweeps go through a real
 broker. Without Redis they skip (and fail under ``HERALD_REQUIRE_SERVICES``).
 """
 
