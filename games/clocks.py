@@ -1,9 +1,9 @@
 """Move clocks: who is on the clock, until when, and how much time each seat has left.
 
 A seat's clock runs while the seat owes a decision (its own turn, or an
-answer outside its turn such as a Militia discard) and stops when it owes
-nothing. Several seats can be on the clock at once (a Militia played in a
-game of four), each against its own deadline.
+answer outside its turn, such as the discard another player's attack asks
+for) and stops when it owes nothing. Several seats can be on the clock at
+once (an attack played in a game of four), each against its own deadline.
 
 * Fixed time per move: each stretch of owing gets ``Game.time_per_move``.
 * Fischer: each seat starts with a bank of ``Game.time_per_move``; the

@@ -1,11 +1,11 @@
 """Moves that cross: a move made on a page older than the game's last move, applied when nothing it rests on changed.
 
-Two players online at once make moves that cross: Alice plays Witch, Bob
-answers "No reaction", and a second later Alice presses "Play all
-Treasures" on the page drawn before Bob's answer. Refusing her move
-("the game moved on") would be right only if something she saw and acted
-on had changed; Bob's answer changed the Curse pile and his own discard,
-not her hand, her coins or her question. So a move made on the page of
+Two players online at once make moves that cross: Alice plays an attack,
+Bob answers it, and a second later Alice makes her next move on the page
+drawn before Bob's answer. Refusing her move ("the game moved on") would be
+right only if something she saw and acted on had changed; Bob's answer
+changed a supply pile and his own discard, not her hand, her coins or her
+question. So a move made on the page of
 ``expected_seq`` is applied when the seat's open decisions and the parts
 of its view the move depends on (``games.engine.core.move_basis``, each
 engine's say) are the same after ``expected_seq`` and now; otherwise it is

@@ -2,8 +2,8 @@
 
 Herald is a platform (accounts, the move path, clocks, emails, ratings,
 tournaments, statistics, the guide, the API) and the games that run on it.
-Each game is a package of its own (``games/dominion``, ``games/domaine``;
-the tests' ``tests/counter``), installed by naming it in the setting
+Each game is a package of its own (``games/<kind>``; the tests'
+``tests/counter``), installed by naming it in the setting
 ``HERALD_GAMES``, the one place that lists the games; the platform never
 imports a game package by name (an import contract says so) and never
 branches on a game's name: it asks the game's :class:`GameKind`.
@@ -24,7 +24,7 @@ other parts     one module per platform area that asks something of a game
 ==============  ==========================================================
 
 The engine (pure Python, ``games.engine.core.Engine``) is named by module
-path; Dominion's and Domaine's stay under ``games/engine/<kind>`` because the
+path; the site's own games keep theirs under ``games/engine/<kind>`` because the
 rules-vector runner and the engines' tools import them there without Django
 (docs/games.md says why).
 """
@@ -52,9 +52,9 @@ class GameKind:
 
     Attributes:
         name: the kind stored in ``Game.kind`` and used in URLs and the API
-            ("dominion"); a Python identifier, never renamed once games are stored.
+            ("counter"); a Python identifier, never renamed once games are stored.
         label: the game's name as shown, marked for translation (``gettext_lazy``).
-        package: the game package's dotted path ("games.dominion"), where
+        package: the game package's dotted path ("tests.counter"), where
             :meth:`part` looks for its modules.
         engine_module: the module whose module-level ``ENGINE`` is the current
             engine (``games.engine.core.Engine``); older rules versions come from

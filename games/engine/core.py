@@ -20,7 +20,7 @@ Shape, in the spirit of OpenSpiel's ``State``:
 
 Optional, where a game needs it: ``targets(state, player, partial)``
 answers which squares, edges or cards may come next in a move being built
-(Domaine's multi-part plays). For such games ``legal_moves`` may list only
+(plays made of several parts, one click at a time). For such games ``legal_moves`` may list only
 the moves' first parts, since the full set is combinatorial.
 
 Moves are JSON objects in the notation of ``shared/rules/<game>-moves.md``;
@@ -75,7 +75,7 @@ class UnsupportedVersion(EngineError, LookupError):
     """An engine version this code cannot replay or play (``registry.get_engine``).
 
     Attributes:
-        kind: the game ("domaine").
+        kind: the game's kind.
         version: the version asked for.
         supported: the versions the engine has, oldest first.
     """
@@ -93,7 +93,7 @@ class IllegalMove(EngineError):
 
     Attributes:
         reason: a sentence, in English, that a player understands
-            ("You have no Action left to play Smithy.").
+            ("You have no action left to play that card.").
         code: a short machine-readable tag ("no_actions", "not_your_decision")
             that pages and translations can key on.
     """
@@ -117,10 +117,10 @@ class Decision:
         options: the legal answers' material: card names (a multiset, for
             choices from a hand), pile names (for gains), ``["yes", "no"]``.
         min, max: how many of ``options`` a ``choose`` answer must name.
-        source: the card or rule that asks (``"Militia"``).
+        source: the card or rule that asks (a card's name).
         params: extra data for the prompt (``{"limit": 4}``).
         out_of_turn: true when the seat answers outside its own turn
-            (a Moat reveal, a Militia discard): the clock rules treat such
+            (an answer to another player's attack): the clock rules treat such
             decisions differently from the turn itself.
         answer: the move that answers it: "move" (any turn move of the
             notation), "choose" (a multiset of ``options``), "gain" (one of
@@ -161,7 +161,7 @@ class Event:
     Attributes:
         kind: "draw", "gain", "trash", "play", "buy", "shuffle", ...
         player: the seat it concerns, or ``None`` for the game itself.
-        data: details (``{"cards": ["Copper", "Gold"]}``).
+        data: details (``{"cards": [...]}``: card names).
         private_to: ``None`` when every viewer may see ``data``; otherwise
             the only seat that may, while everyone else sees ``redacted``.
         redacted: what the other viewers see of a private event
@@ -306,7 +306,7 @@ class VersionedEngine:
 class Engine(Protocol):
     """What every game engine provides; see the module docstring.
 
-    ``kind`` names the game ("dominion"); ``version`` is stored with each
+    ``kind`` names the game (its ``Game.kind``); ``version`` is stored with each
     game so recorded logs are replayed by the engine they were made with;
     ``versions`` lists every version this code can still replay and play
     (see "Versions" in the module docstring), and ``at_version(v)`` returns
@@ -347,7 +347,7 @@ class Engine(Protocol):
     def forced_move(self, state: Any) -> tuple[int, Move] | None:
         """``(player, move)`` when the game waits on one player who has exactly one legal move, else None.
 
-        A move that needs no thought (Dominion's End turn once no Buy is left).
+        A move that needs no thought (ending a turn once nothing is left to do in it).
         The engine never makes it by itself: the notation leaves that to the
         user interface, so the site makes it for the player and logs it like
         any other move.
@@ -409,8 +409,8 @@ def move_basis(engine: Any, state: Any, player: int, move: Any) -> Any:
     The site applies a move made on a page older than the game's last move
     when this is the same for the page's position and now
     (``games.crossing``). An engine may say precisely what its moves rest
-    on with its own ``move_basis(state, player, move)`` (Dominion does:
-    the seat's own cards and turn, not the Curse a victim just gained);
+    on with its own ``move_basis(state, player, move)`` (for instance the
+    seat's own cards and turn, not the card a victim of its attack just gained);
     otherwise it is the seat's open decisions and everything the seat sees
     (``view``), so any visible change refuses the crossing move. Pure: the
     state is not changed. ``move`` may be anything a client sent (not yet
