@@ -6,8 +6,8 @@ nothing hidden was shown since and nobody else was asked anything;
 otherwise only if every other person still playing agrees before the next
 move (a bot agrees at once: it has nothing to lose and is never in a rated
 game). Never, not even by consent, when one of those moves answered a
-question asked outside its player's turn (Moat, Militia, Bureaucrat):
-such an answer is final once made (``undo_answer_final``). What counts as "shown" is the engine's to say
+question asked outside its player's turn (an answer to another player's
+attack): such an answer is final once made (``undo_answer_final``). What counts as "shown" is the engine's to say
 (``Engine.undo_barrier``), from the events the moves produced.
 
 The log stays append-only: the undo is an Action, ``{"act": "undo", "to":
@@ -102,7 +102,7 @@ _REFUSALS = {
     "undo_turn_over": gettext_lazy("Your turn has ended: its moves can no longer be taken back."),
     "undo_too_far": gettext_lazy("That move is too far back to take back."),
     "undo_answer_final": gettext_lazy(
-        "An answer to another player's attack (Moat, Militia, Bureaucrat) is final once made: "
+        "An answer to another player's attack is final once made: "
         "the others have seen its effect, so it cannot be taken back, even with their consent."
     ),
 }

@@ -138,7 +138,7 @@ def barrier_of(
         open_kinds: event kinds that show nothing hidden when public (a
             play from one's hand, a buy, a gain from the supply).
         shared: those of ``open_kinds`` that may concern another seat and
-            still show nothing hidden (a Curse gained from the supply).
+            still show nothing hidden (a card an attack makes its victim gain from the supply).
 
     Returns:
         :data:`TURN`, :data:`REVEALED` (a private event, an event kind not in
@@ -209,7 +209,7 @@ def plan(
             of that position), if the caller can tell: another player's open
             question that was already open before the move taken back was not
             asked since (an attack's answer owed while the attacker plays on,
-            Dominion version 3), so it does not need that player's consent.
+            in a game whose rules allow it), so it does not need that player's consent.
         state_at: the position after move N, as a fresh copy this function may
             change (a replay, or an unpickled cached snapshot), if the caller
             can tell. With it, a move that answered a question owed outside
@@ -225,8 +225,8 @@ def plan(
             ``undo_not_your_turn``, ``undo_nothing`` (no move of this player in
             this turn), ``undo_turn_over`` (the move ended the turn),
             ``undo_answer_final`` (a move to take back answered a question
-            asked outside its player's turn: a Moat, Militia or Bureaucrat
-            answer; final once made, even with everyone's consent), or
+            asked outside its player's turn: an answer to another player's
+            attack; final once made, even with everyone's consent), or
             ``undo_too_far`` (the log kept in hand does not reach back to it).
     """
     if engine.turn_player(state) != player:
@@ -262,8 +262,7 @@ def plan(
     taken = [(seat, move) for _seq, seat, move in live[last:]]
     if state_at is not None and _may_answer(engine, taken) and answers_out_of_turn(engine, state_at(to), taken):
         raise IllegalMove(
-            "An answer to a question asked outside its player's turn (Moat, Militia, Bureaucrat) is final "
-            "once made: it cannot be taken back.",
+            "An answer to a question asked outside its player's turn is final once made: it cannot be taken back.",
             "undo_answer_final",
         )
     others = [d for d in engine.pending(state) if d.player != player] if not why else []
@@ -282,8 +281,8 @@ def answers_out_of_turn(engine: Any, state: Any, moves: list[tuple[int, Any]]) -
     """Which of ``moves`` answered a question its seat owed outside its own turn.
 
     Rule (docs/rules-notes.md, "An answer is final"): at a table, an answer
-    to another player's attack (revealing Moat or not, Militia's discards,
-    Bureaucrat's Victory card) is final once made: the others have seen its
+    to another player's attack (revealing a reaction or not, discarding,
+    putting a card back) is final once made: the others have seen its
     effect. A move is such an answer when, in the position just before it,
     the engine waited on its seat for a decision marked ``out_of_turn``.
 
