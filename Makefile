@@ -39,10 +39,11 @@ run: install messages
 		REDIS_URL=redis://127.0.0.1:6379/1; fi; \
 	if [ -n "$$REDIS_URL" ]; then \
 		export REDIS_URL; mkdir -p var; \
-		echo "Redis at $$REDIS_URL: starting a Celery worker and beat beside the web server."; \
-		$(BIN)/celery -A website worker -l info --concurrency 2 & worker=$$!; \
+		echo "Redis at $$REDIS_URL: starting Celery workers (one for the bots) and beat beside the web server."; \
+		$(BIN)/celery -A website worker -Q celery,heartbeat -l info --concurrency 2 & worker=$$!; \
+		$(BIN)/celery -A website worker -Q bots -n bots@%h -l info --concurrency 1 & bots=$$!; \
 		$(BIN)/celery -A website beat -l info --schedule var/celerybeat-schedule & beat=$$!; \
-		trap 'kill $$worker $$beat 2>/dev/null' EXIT INT TERM; \
+		trap 'kill $$worker $$bots $$beat 2>/dev/null' EXIT INT TERM; \
 		$(BIN)/uvicorn website.asgi:application --host 127.0.0.1 --port $(PORT) --timeout-graceful-shutdown 2; \
 	else \
 		echo "No Redis (set REDIS_URL, or start redis-server on 127.0.0.1:6379): tasks run inline,"; \

@@ -19,6 +19,7 @@ Times are aware UTC datetimes.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -28,6 +29,7 @@ from games.bots import bot_move, timeout_bot
 from games.fanout import in_bot_loop
 from games.lifecycle import game_freeze, seat_forfeit_locked
 from games.locking import lock_game
+from games.models import Game
 from games.moves import apply_move
 from games.replay import ReplayBroken, engine_for, state_at
 
@@ -35,6 +37,8 @@ log = logging.getLogger(__name__)
 
 #: How many bot moves one task makes before handing over to a fresh task.
 BOT_MOVES_PER_TASK = 500
+#: Times a bot thinks again, unlocked, when the game moved on while it thought (then it thinks under the lock).
+RETHINKS = 3
 #: Out-of-turn answers a timeout may make in a row for one seat.
 TIMEOUT_ANSWERS = 20
 
@@ -61,21 +65,44 @@ def game_bot_moves(*, game_id: int, limit: int = BOT_MOVES_PER_TASK) -> int:
 
 
 def _bot_move_once(game_id: int) -> bool:
-    """Make one move for a bot seat that owes one; False if none does."""
-    with transaction.atomic():
-        game = lock_game(game_id)
-        if not game.is_active:
-            return False
-        bots = {s.position: s.bot for s in game.seats.all() if s.bot_played}
-        due = [p for p in game.to_act if p in bots]
-        if not due:
-            return False
-        engine = engine_for(game)
-        state = state_at(game)
-        position = due[0]
-        move = bot_move(game, engine, state, position, bots[position])
-        apply_move(game, position, move)
-    return True
+    """Make one move for a bot seat that owes one; False if none does.
+
+    The move is thought out without the game's row lock (a search level may think for seconds, and a
+    person's move or chat in the game must not wait for it): the position is read, the move computed,
+    and it is applied under the lock only if the game is still at that position. If the game moved on
+    meanwhile, the bot thinks again; after ``RETHINKS`` tries it thinks under the lock, so it always moves.
+    """
+    for attempt in range(RETHINKS + 1):
+        under_lock = attempt == RETHINKS
+        if not under_lock:
+            plan = _plan(Game.objects.get(pk=game_id))
+            if plan is None:
+                return False
+        with transaction.atomic():
+            game = lock_game(game_id)
+            if under_lock:
+                plan = _plan(game)
+            if plan is None:
+                return False
+            seq, position, move = plan
+            if not game.is_active or game.last_seq != seq:
+                continue  # it moved on while the bot thought: think again from where it is now
+            apply_move(game, position, move)
+            return True
+    return False
+
+
+def _plan(game: Game) -> tuple[int, int, dict[str, Any]] | None:
+    """Return ``(seq, seat, move)``: the move a bot seat owes in ``game`` as it stands, or None if none owes one."""
+    if not game.is_active:
+        return None
+    bots = {s.position: s.bot for s in game.seats.all() if s.bot_played}
+    due = [p for p in game.to_act if p in bots]
+    if not due:
+        return None
+    position = due[0]
+    move = bot_move(game, engine_for(game), state_at(game), position, bots[position])
+    return game.last_seq, position, move
 
 
 def game_timeout(*, game_id: int, position: int) -> str | None:

@@ -5,7 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from django.conf import settings
+
 from games import kinds
+from games.botbudget import move_within_budget
 from games.engine.core import Engine
 from games.models import Game
 
@@ -21,13 +24,16 @@ def engine_bots(engine: Engine) -> dict[str, Any]:
 def timeout_bot(engine: Engine) -> str:
     """Return the name of the bot that plays for late players in ``engine``'s game.
 
-    The game's own choice (``GameKind.timeout_bot``, its best judge of a position) if its engine
-    has that bot, else the engine's first bot.
+    The level the site sets (``settings.HERALD_TIMEOUT_BOT_LEVEL``, default ``level3``: docs/bots.md)
+    if the game has it, else the game's own choice (``GameKind.timeout_bot``) if its engine has that
+    bot, else the engine's first bot.
 
     Raises:
         LookupError: the engine has no bot at all.
     """
     bots = dict(engine.bots)
+    if settings.HERALD_TIMEOUT_BOT_LEVEL in bots:
+        return str(settings.HERALD_TIMEOUT_BOT_LEVEL)
     kind = kinds.find(engine.kind)
     if kind is not None and kind.timeout_bot in bots:
         return str(kind.timeout_bot)
@@ -37,10 +43,19 @@ def timeout_bot(engine: Engine) -> str:
 
 
 def bot_move(game: Game, engine: Engine, state: Any, position: int, bot: str) -> dict[str, Any]:
-    """Return the move bot ``bot`` makes for seat ``position`` in ``state``.
+    """Return the move bot ``bot`` makes for seat ``position`` in ``state``, from that seat's view only.
 
     The bot's randomness comes from its own generator, seeded from the game
-    and the position in the log, so a retried task makes the same move.
+    and the position in the log, so a retried task makes the same move. A
+    level that runs out of its CPU budget (``settings.HERALD_BOT_CPU_BUDGET``)
+    hands the move to the level below (``games.botbudget``).
     """
-    rng = random.Random(f"herald-bot:{game.pk}:{game.seed}:{game.last_seq}:{position}")
-    return engine.bots[bot](engine.player_view(state, position), rng)
+    seed = f"herald-bot:{game.pk}:{game.seed}:{game.last_seq}:{position}"
+
+    def rng_for(name: str) -> random.Random:
+        return random.Random(seed if name == bot else f"{seed}:{name}")
+
+    bots = dict(engine.bots)
+    view = engine.player_view(state, position)
+    _moved, move = move_within_budget(bots, bot, view, rng_for, settings.HERALD_BOT_CPU_BUDGET)
+    return move

@@ -171,10 +171,11 @@ def options_form(kind: GameKind) -> type[GameOptionsForm]:
 
 
 def offered_bots(kind: GameKind, form_class: type[GameOptionsForm]) -> list[str]:
-    """Return the bots the new-game form of ``kind`` offers for a seat: the form's ``offered_bots``
-    (all the engine's bots if it names none), those the engine has, in the form's order."""
+    """Return the bots the new-game form of ``kind`` offers for a seat: the game's levels, weakest first
+    (docs/bots.md), else the form's ``offered_bots`` (all the engine's bots if it names none); only those
+    the engine has, in that order."""
     engine_has = engine_bots(kind.engine())  # a broken bots module offers none, and the form still works
-    wanted = form_class.offered_bots or list(engine_has)
+    wanted = kind.bot_levels or form_class.offered_bots or list(engine_has)
     return [name for name in wanted if name in engine_has]
 
 

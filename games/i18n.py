@@ -27,6 +27,7 @@ from django.utils.translation import get_language, gettext_lazy, gettext_noop
 from django.utils.translation import gettext as _
 
 from games import kinds
+from games.botbudget import level_number
 
 
 def game_name(kind: str) -> str:
@@ -50,7 +51,9 @@ BOT_NAMES = {
 
 
 def bot_name(name: str) -> str:
-    """Return a bot's name in the active language ("smart bot")."""
+    """Return a bot's name in the active language: a level's ("Level 3 (Club player)"), else "smart bot"."""
+    if level_number(name) is not None:
+        return kinds.level_label(name)
     label = BOT_NAMES.get(name)
     return str(label) if label is not None else name
 

@@ -490,6 +490,11 @@ RATING_INACTIVE_DAYS = 90
 LOG_FORMAT = envstr("LOG_FORMAT") or ("text" if DEBUG else "json")
 LOGGING = logging_config(LOG_FORMAT, envstr("LOG_LEVEL", "INFO"))
 CELERY_BEAT_SCHEDULE["heartbeat"] = {"task": "ops.tasks.heartbeat", "schedule": float(HERALD_HEARTBEAT_EVERY)}
-# Every worker consumes both queues (a worker started without -Q takes all of CELERY_TASK_QUEUES).
-CELERY_TASK_QUEUES = (Queue("celery"), Queue("heartbeat"))
-CELERY_TASK_ROUTES = {"ops.tasks.heartbeat": {"queue": "heartbeat"}}
+# Bots think on a queue of their own, taken by their own workers (-Q bots; the others -Q celery,heartbeat), so
+# emails and clocks never wait behind a bot (docs/bots.md). A worker started without -Q takes every queue.
+CELERY_TASK_QUEUES = (Queue("celery"), Queue("heartbeat"), Queue("bots"))
+CELERY_TASK_ROUTES = {"ops.tasks.heartbeat": {"queue": "heartbeat"}, "games.tasks.bot_moves": {"queue": "bots"}}
+#: CPU seconds a bot level's move may take before the level below moves instead (games.botbudget).
+HERALD_BOT_CPU_BUDGET = float(envstr("HERALD_BOT_CPU_BUDGET") or 2.0)
+#: The level of the bot that takes over a timed-out or resigned seat (games.bots.timeout_bot).
+HERALD_TIMEOUT_BOT_LEVEL = envstr("HERALD_TIMEOUT_BOT_LEVEL") or "level3"

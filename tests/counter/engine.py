@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.engine import registry
 from games.engine.core import Decision, Event, IllegalMove, InvalidOptions, Result, Rng
 
 
@@ -29,10 +30,6 @@ class CounterState:
     history: list[int] = field(default_factory=list)
 
 
-def _first(view: dict[str, Any], rng: Rng) -> dict[str, Any]:
-    return {"act": "add", "n": 1}
-
-
 class CounterEngine:
     """The counter game behind the engine interface."""
 
@@ -40,7 +37,11 @@ class CounterEngine:
     version = 1
     min_players = 2
     max_players = 4
-    bots: dict[str, Any] = {"first": _first}
+
+    @property
+    def bots(self) -> dict[str, Any]:
+        """Bot name -> function ``(view, rng) -> move``: those of ``tests/counter/bots.py``, as a real game's."""
+        return registry.bots_of(self.kind)
 
     def normalize_options(self, options: dict[str, Any], players: int, seed: int) -> dict[str, Any]:
         """Return options with ``target`` made explicit (default 10, 3..100)."""

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 import time_machine
@@ -14,6 +16,8 @@ from ops.tasks import HEARTBEAT_NAME, heartbeat
 from website.celery import app
 
 pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_it_stamps_the_time():
@@ -42,4 +46,16 @@ def test_it_waits_on_a_queue_of_its_own_that_every_worker_takes_from():
     assert app.amqp.router.route({}, "ops.tasks.heartbeat")["queue"].name == "heartbeat"
     assert app.amqp.router.route({}, "correspondence.tasks.send_notification")["queue"].name == "celery"
     # A worker started without -Q consumes every queue of CELERY_TASK_QUEUES.
-    assert set(app.amqp.queues) == {"celery", "heartbeat"}
+    assert set(app.amqp.queues) == {"celery", "heartbeat", "bots"}
+
+
+def test_bots_think_on_a_queue_of_their_own_that_the_mail_workers_never_take():
+    """Emails and clocks never wait behind a bot: bot moves go to "bots", which only the bot workers take."""
+    assert app.amqp.router.route({}, "games.tasks.bot_moves")["queue"].name == "bots"
+    config = (ROOT / "supervisord.conf").read_text()
+    worker = re.search(r"\[program:worker\]\ncommand=(.*)", config)
+    bots = re.search(r"\[program:botworker\]\ncommand=(.*)", config)
+    assert worker and "-Q celery,heartbeat " in worker.group(1)
+    assert bots and "-Q bots " in bots.group(1)
+    procfile = (ROOT / "Procfile").read_text()
+    assert "-Q celery,heartbeat " in procfile and "-Q bots " in procfile

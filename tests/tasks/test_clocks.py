@@ -65,7 +65,9 @@ def test_two_player_forfeit_on_time_ends_the_game(users, commit):
     assert [m.to for m in mail.outbox if "is over" in m.subject] == [[late.email]]
 
 
-def test_three_player_forfeit_ranks_last_and_a_bot_finishes_the_seat(users, commit):
+def test_three_player_forfeit_ranks_last_and_a_bot_finishes_the_seat(users, commit, settings):
+    # The bot that takes over adds 1 like the others, so the seats reach the target in turn order.
+    settings.HERALD_TIMEOUT_BOT_LEVEL = "first"
     game = new_game(users[0], users[1], users[2], target=30)
     with commit():  # one move each: before their first move a timeout aborts the game
         for _ in range(3):
@@ -78,7 +80,7 @@ def test_three_player_forfeit_ranks_last_and_a_bot_finishes_the_seat(users, comm
         game.refresh_from_db()
         assert game.is_active
         seat = game.seats.get(user=late)
-        assert seat.forfeited and seat.bot == "first" and seat.user == late
+        assert seat.forfeited and seat.bot == "first" and seat.user == late  # settings.HERALD_TIMEOUT_BOT_LEVEL
         # The bot moved for the late seat; the others play on to the end.
         assert seat.position not in game.to_act
         for _ in range(60):
@@ -109,9 +111,16 @@ def test_an_out_of_turn_decision_past_its_deadline_is_answered_by_the_bot(users,
     assert game.actions.get(seq=2).seat == acker and game.actions.get(seq=2).move == {"act": "ack"}
 
 
+@pytest.mark.parametrize("kind", ["dominion", "domaine", "counter"])
+def test_a_late_players_answers_come_from_the_level_the_site_sets(kind):
+    """``settings.HERALD_TIMEOUT_BOT_LEVEL`` (default level 3, the heuristic player), whatever the game."""
+    assert timeout_bot(get_engine(kind)) == "level3"
+
+
 @pytest.mark.parametrize(("kind", "bot"), [("dominion", "smart"), ("domaine", "greedy"), ("counter", "first")])
-def test_a_late_players_answers_come_from_the_bot_the_game_names_else_its_first(kind, bot):
+def test_without_that_level_the_bot_the_game_names_answers_else_its_first(kind, bot, settings):
     """Each game's ``GameKind.timeout_bot`` (neither is its engine's first bot); counter names none: its first."""
+    settings.HERALD_TIMEOUT_BOT_LEVEL = "level9"
     assert timeout_bot(get_engine(kind)) == bot
     assert next(iter(get_engine(kind).bots)) != bot or kind == "counter"
 

@@ -44,7 +44,7 @@ def test_the_new_game_page_offers_counter_with_its_own_option_and_bot(client, pl
     html = response.content.decode()
     assert "New Counter game" in html
     assert 'name="target"' in html and 'value="10"' in html  # its own field, the engine's default
-    assert 'value="first"' in html  # the counter engine's one bot
+    assert 'value="level1"' in html and 'value="first"' not in html  # its levels, not its bots' own names
     assert 'name="kingdom"' not in html and 'value="smart"' not in html
     assert "Play Dominion instead" in html and "Play Domaine instead" in html
     assert f'action="{reverse("games:new")}?kind=counter"' in html
