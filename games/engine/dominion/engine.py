@@ -71,6 +71,7 @@ __all__ = [
     "choose_answers",
     "decision_moves",
     "new_state",
+    "next_mover",
     "open_decision",
     "resolve_kingdom",
     "result",
@@ -467,6 +468,22 @@ def pending_decisions(st: DominionState) -> list[Decision]:
         out.append(_turn_decision(st))
     out.extend(e[0] for e in st.owed)
     return out
+
+
+def next_mover(st: DominionState) -> int:
+    """The seat of ``pending_decisions(st)[0]`` (the open group's first unanswered seat, then the
+    turn's player, then the first owed answer) without building the list: for bot games' loops.
+
+    Raises:
+        IndexError: nobody is to move (the game is over).
+    """
+    for d in st.open:
+        if d.player not in st.answers:
+            return d.player
+    if turn_open(st):
+        return st.current
+    owed: int = st.owed[0][0].player
+    return owed
 
 
 def _turn_decision(st: DominionState) -> Decision:

@@ -52,7 +52,7 @@ from typing import Any
 
 from games.engine.core import Rng
 from games.engine.dominion.cards import COST, TREASURES
-from games.engine.dominion.engine import ENGINE, PlayerView, score, turn_open
+from games.engine.dominion.engine import ENGINE, PlayerView, next_mover, score
 from games.engine.dominion.state import DominionState
 
 Move = dict[str, Any]
@@ -199,7 +199,7 @@ def rollout(st: DominionState, policy: Policy, rng: random.Random, me: int, max_
         moves += 1
         if moves % 64 == 0 and sum(st.turns) >= stop:
             break
-        p = _mover(st)
+        p = next_mover(st)
         apply(st, p, policy(PlayerView(st, p), rng))
     scores = [score(st, p) for p in range(st.n)]
     turns = st.turns
@@ -208,18 +208,6 @@ def rollout(st: DominionState, policy: Policy, rng: random.Random, me: int, max_
     winners = [p for p in range(st.n) if keys[p] == best]
     lead = scores[me] - max(scores[p] for p in range(st.n) if p != me)
     return (1.0 / len(winners) if me in winners else 0.0) + MARGIN_WEIGHT * lead
-
-
-def _mover(st: DominionState) -> int:
-    """The seat that moves next: the first of ``engine.pending_decisions`` (the open group's first
-    unanswered seat, then the turn's player, then the first owed answer), without building the list."""
-    for d in st.open:
-        if d.player not in st.answers:
-            return d.player
-    if turn_open(st):
-        return st.current
-    owed: int = st.owed[0][0].player
-    return owed
 
 
 def buy_candidates(view: PlayerView, default: Move) -> list[Move]:

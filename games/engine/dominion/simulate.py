@@ -18,7 +18,7 @@ from typing import Any
 from games.engine.cli import report_simulation, timer
 from games.engine.core import InvalidOptions
 from games.engine.dominion.bots import BOTS
-from games.engine.dominion.engine import ENGINE, PlayerView, new_state, resolve_kingdom, result
+from games.engine.dominion.engine import ENGINE, PlayerView, new_state, next_mover, resolve_kingdom, result
 from games.engine.dominion.state import DominionState
 
 MAX_TURNS = 400
@@ -33,9 +33,8 @@ def play_out(
     invariant checks). Returns ``st``.
     """
     apply = ENGINE.apply
-    pending = ENGINE.pending
     while not st.game_over and sum(st.turns) < max_turns:
-        p = pending(st)[0].player  # the group in play first, then the turn, then owed answers
+        p = next_mover(st)  # the group in play first, then the turn, then owed answers
         move = bots[p](PlayerView(st, p), rng)
         apply(st, p, move)
         if on_move is not None:
