@@ -63,8 +63,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from django.http import HttpRequest
 
+from games import kinds
 from games.kinds import GameKind
-from games.kinds import find as find_kind
 
 if TYPE_CHECKING:
     from django.http import HttpResponse
@@ -140,8 +140,13 @@ class PagePart(Protocol):
 
 def part_of(kind: str) -> Any | None:
     """Return the ``stats`` part of installed game ``kind``, or None (no such game, or no statistics)."""
-    game_kind = find_kind(kind)
+    game_kind = kinds.find(kind)
     return game_kind.part("stats") if game_kind is not None else None
+
+
+def pages() -> list[tuple[str, str]]:
+    """``(kind, tab label)`` of every installed game whose part has a site-wide page, in the games' order."""
+    return [(kind.name, str(part.PAGE_LABEL)) for kind, part in kinds.parts("stats") if hasattr(part, "page")]
 
 
 def players_filter(request: HttpRequest) -> int | None:

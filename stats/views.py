@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from games import kinds
-from stats.templatetags.stats_tags import pages
+from stats.plugin import pages
 from website.db import reads_from_replica
 
 

@@ -12,9 +12,8 @@ from typing import Any
 from django import template
 from django.urls import reverse
 
-from games import kinds
 from stats import selectors
-from stats.plugin import part_of
+from stats.plugin import pages, part_of
 
 register = template.Library()
 
@@ -104,11 +103,6 @@ def player_stats(owner: Any) -> dict[str, Any]:
         url = reverse("stats:item", args=[kind, card]) if hasattr(part, "item_page") else ""
         favourites.append({"name": name, "url": url, "copies": copies})
     return {"summary": summary, "favourites": favourites}
-
-
-def pages() -> list[tuple[str, str]]:
-    """``(kind, tab label)`` of every installed game with a statistics page, in the games' order."""
-    return [(kind.name, str(part.PAGE_LABEL)) for kind, part in kinds.parts("stats") if hasattr(part, "page")]
 
 
 @register.inclusion_tag("stats/_nav.html")

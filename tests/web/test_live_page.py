@@ -17,7 +17,7 @@ from games.models import Game
 from stats.models import GameStats
 from stats.services import stats_record_game
 from tests.conftest import make_game, user_to_move
-from tests.stats.conftest import play_game
+from tests.stats.conftest import counter_without_stats, play_game  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -128,8 +128,9 @@ def test_the_statistics_arrive_with_the_update_that_ends_the_game_and_ask_again_
     assert "Statistics of this game" in measured and 'hx-select="#game-stats"' not in measured
 
 
-def test_a_counter_game_that_ended_never_asks_for_statistics(player, opponent):
-    game = make_game(player, opponent)
+@pytest.mark.usefixtures("counter_without_stats")
+def test_a_game_without_statistics_that_ended_never_asks_for_them(player, opponent):
+    game = make_game(player, opponent)  # a counter game, here with no statistics part
     for _ in range(20):
         game.refresh_from_db()
         if not game.is_active:
