@@ -20,8 +20,9 @@ sentences are each game's: its **eventtext part**, ``<package>/eventtext.py``
 and may define ``read_plays(events, *, settled) -> (depths, idle)`` (how
 deep inside other plays each event happened, drawn indented, and the
 indices of plays that did nothing, whose line then carries ``"idle": True``)
-and ``merge(earlier, later) -> event | None`` (two lines of one move read as
-one). A game without the part gets plain "name: kind (data)" lines, and an
+``merge(earlier, later) -> event | None`` (two lines of one move read as
+one) and ``STANDING_KINDS`` (the events a standing answer itself makes, whose
+lines the log marks as such). A game without the part gets plain "name: kind (data)" lines, and an
 undo entry reads the same in every game.
 """
 
@@ -125,6 +126,15 @@ def read_plays(
         return [0] * len(events), set()
     depths, idle = reader(events, settled=settled)
     return list(depths), set(idle)
+
+
+def standing_kinds(game_kind: str) -> frozenset[str]:
+    """Return the kinds of event a standing answer itself makes in a ``game_kind`` game (the part's ``STANDING_KINDS``).
+
+    Only these lines are marked "standing answer", not what the answer let others do next; none for a
+    game without standing answers.
+    """
+    return frozenset(getattr(text_part(game_kind), "STANDING_KINDS", ()))
 
 
 def merged(game_kind: str, earlier: dict[str, Any], later: dict[str, Any]) -> dict[str, Any] | None:

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from games.engine.undo import retracted_seqs
 from games.errors import GameNotActive
-from games.eventtext import describe, merged, read_plays
+from games.eventtext import describe, merged, read_plays, standing_kinds
 from games.models import Action, Game, Seat
 
 if TYPE_CHECKING:
@@ -175,9 +175,10 @@ class LogEntry:
         text: a sentence in the active language; from events, with each card
             as its id between ``eventtext.CARD_MARK`` (``games_tags.log_text``
             turns them into links).
-        move: the move as recorded (public in Dominion; a game with secret
-            moves must redact it here before it reaches a template).
-        depth: how deep inside Throne Rooms it happened (0: not inside one).
+        move: the move as recorded (public in the games so far; a game with
+            secret moves must redact it here before it reaches a template).
+        depth: how deep inside other plays it happened (0: not inside one; the
+            game's ``eventtext.read_plays``).
         aside: the line is the site's, not a move's ("X resigned", placed
             after move ``seq``): it carries no move number.
     """
@@ -256,8 +257,8 @@ def game_log(
     is the reader's seat index or None for spectators. With ``after_seq``
     (and ``events``), only the lines of moves after that seq. ``settled``:
     the position after ``events`` has its turn's player free to move
-    (``eventtext.read_plays``, which then tells a Throne Room that found
-    nothing to play from one whose choice is open). Expects ``game.seats``
+    (``eventtext.read_plays``, which then tells a play that found nothing
+    to do from one whose choice is open). Expects ``game.seats``
     prefetched with users.
     """
 
@@ -270,6 +271,7 @@ def game_log(
         out: list[LogEntry] = []
         above: tuple[int, dict[str, Any]] | None = None  # the line just drawn (the next event in time)
         standing = _standing_seqs(game, events, after_seq)
+        answer_kinds = standing_kinds(game.kind)
         # Newest first, stopping at ``limit``: the snapshot keeps far more events than the page shows.
         for index in range(len(events) - 1, -1, -1):
             seq, event = events[index]
@@ -278,17 +280,17 @@ def game_log(
             shown = event.for_viewer(viewer, reveal_all=reveal_all)
             if shown is None:
                 continue
-            # Draws in a row within one move (Library's, card by card) are one line.
+            # Lines of one move that read as one (draws card by card, in a row): the game's eventtext.merge.
             one = merged(game.kind, shown, above[1]) if above is not None and above[0] == seq else None
             if one is not None:
                 out.pop()
                 shown = one
-            if index in idle:  # a Throne Room with no Action to play: the line says why nothing followed
+            if index in idle:  # a play that did nothing: the line says why nothing followed (eventtext.read_plays)
                 shown = {**shown, "idle": True}
             # Card ids marked: the log links each card to its reference entry (games_tags.log_entries).
             text = describe(game.kind, shown, seat_names, mark_cards=True)
             above = None
-            if text and shown["kind"] in STANDING_KINDS and shown.get("player") in standing.get(seq, ()):
+            if text and shown["kind"] in answer_kinds and shown.get("player") in standing.get(seq, ()):
                 # The player chose this answer in advance (standing answers): say so.
                 text = format_html('{} <span class="standing-mark">({})</span>', text, _("standing answer"))
             if text:
@@ -322,9 +324,9 @@ def replay_lines(game: Game, positions: list[tuple[Any, ...]], step: int, perspe
 
     ``positions``: ``services.replay_states(game)`` (``(seq, mover, move,
     state, events)`` each, the deal first). Everything is shown (the game is
-    over). Dominion's plays are read over the whole game
-    (``eventtext.read_plays``, ``settled`` as ``viewing.turn_free`` says of
-    the last position), so a Throne Room that found no Action says so.
+    over). A game's plays are read over the whole game (its
+    ``eventtext.read_plays``, ``settled`` as ``viewing.turn_free`` says of
+    the last position), so a play that did nothing says so.
     Lines with no text (a turn's end) are left out. Card ids are marked, as
     in the game's log.
     """
@@ -343,11 +345,6 @@ def replay_lines(game: Game, positions: list[tuple[Any, ...]], step: int, perspe
     return lines
 
 
-#: The events a standing answer itself makes (a reveal, a discard, a topdeck, a Library set-aside, a
-#: Chancellor's deck): only these lines are marked, not what the answer let others do next.
-STANDING_KINDS = frozenset({"reveal", "discard", "topdeck", "set_aside", "deck_to_discard"})
-
-
 def _standing_seqs(game: Game, events: list[tuple[int, Any]], after_seq: int | None) -> dict[int, set[int]]:
     """seq -> the seats whose move at that seq was a standing answer, over the seqs of ``events``."""
     if not events:
@@ -362,7 +359,7 @@ def _standing_seqs(game: Game, events: list[tuple[int, Any]], after_seq: int | N
 def describe_move(name: str, move: dict[str, Any]) -> str:
     """Return a sentence for a move of the common notation, in the active language.
 
-    Card names stay in English here; the Dominion board can translate them.
+    Card names stay as the notation writes them here; a game's board can translate them.
     """
     act = move.get("act") if isinstance(move, dict) else None
     card = str(move.get("card", "")) if isinstance(move, dict) else ""

@@ -22,6 +22,7 @@ from games.eventtext import language_key
 __all__ = [
     "CARDS",
     "KINGDOM_SET_NAMES",
+    "STANDING_KINDS",
     "card_list",
     "card_name",
     "card_text",
@@ -30,6 +31,10 @@ __all__ = [
     "merge",
     "read_plays",
 ]
+
+#: The events a standing answer itself makes (a reveal, a discard, a topdeck, a Library set-aside, a
+#: Chancellor's deck): the log marks only these lines, not what the answer let others do next.
+STANDING_KINDS = frozenset({"reveal", "discard", "topdeck", "set_aside", "deck_to_discard"})
 
 #: The recommended Dominion kingdoms' names (rules section 11), translated.
 KINGDOM_SET_NAMES = {
