@@ -182,9 +182,13 @@ class CreateGameBase(StrictIn):
     bots: list[PlainStr] = Field(
         default_factory=list,
         max_length=3,
-        description="The site's bots for the other seats, by name. "
-        + "; ".join(f"{kind.name}: {', '.join(sorted(kind.bots))}" for kind in kinds.all_kinds())
-        + ". A game with bots is never rated.",
+        description="The site's bots for the other seats, by name: a level, level1 (beginner) to level5 (expert), "
+        "as GET /bots lists them with their measured strength, or one of a game's other bots ("
+        + "; ".join(
+            f"{kind.name}: {', '.join(sorted(b for b in kind.bots if b not in kind.bot_levels))}"
+            for kind in kinds.all_kinds()
+        )
+        + "). A game with bots is never rated.",
     )
 
 

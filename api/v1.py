@@ -15,6 +15,7 @@ from django.utils import translation
 from ninja import NinjaAPI
 
 from api import gameshapes, problems
+from api.bots import router as bots_router
 from api.endpoints import router
 from api.seeks import router as seeks_router
 from games import kinds
@@ -81,3 +82,4 @@ api = HeraldAPI(
 problems.install(api)
 api.add_router("/", router)
 api.add_router("/", seeks_router)
+api.add_router("/", bots_router)

@@ -28,7 +28,7 @@ from correspondence import outbox
 from correspondence.models import Notification
 from correspondence.tasks import outbox_enqueue
 from games import kinds, policy, services
-from games.bots import engine_bots
+from games.bots import timeout_bot
 from games.engine.registry import get_engine
 from games.models import Game
 from matchmaking.limits import (
@@ -281,9 +281,13 @@ def seeks_expire(*, now: datetime | None = None) -> int:
 
 
 def _fill_with_bots(seek: Seek) -> Game:
-    """Start ``seek``'s casual game at its largest size with the engine's first bot in the empty seats."""
+    """Start ``seek``'s casual game at its largest size with bots in the empty seats.
+
+    They play at the level the site sets for a bot standing in for a person (``settings.HERALD_TIMEOUT_BOT_LEVEL``,
+    ``games.bots.timeout_bot``: docs/bots.md), not the game's first and weakest bot.
+    """
     engine = get_engine(seek.kind)
-    bot = next(iter(engine_bots(engine)))
+    bot = timeout_bot(engine)
     return services.game_create(
         creator=seek.user,
         kind=seek.kind,

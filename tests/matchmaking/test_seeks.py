@@ -166,6 +166,7 @@ def test_a_casual_seek_may_be_filled_with_bots(alice):
     assert seek.game.is_active and not seek.game.rated
     seats = list(seek.game.seats.all())
     assert len(seats) == 3 and sum(1 for s in seats if s.user_id == alice.pk) == 1
+    assert sorted(s.bot for s in seats) == ["", "level3", "level3"]  # the stand-in level, not the weakest bot
     assert not Notification.objects.filter(kind=Notification.Kind.SEEK_EXPIRED).exists()
 
 
