@@ -57,8 +57,8 @@ def test_the_new_game_page_offers_domaine_with_its_bots(client, player):
     assert response.status_code == HTTPStatus.OK
     html = response.content.decode()
     assert "New Domaine game" in html
-    assert 'value="greedy"' in html and 'value="random"' in html
-    assert 'value="big_money"' not in html
+    assert all(f'value="level{n}"' in html for n in range(1, 6))  # its bots, by level (docs/bots.md)
+    assert 'value="big_money"' not in html and 'value="greedy"' not in html
     assert "kingdom" not in html
 
 
@@ -81,17 +81,17 @@ def test_create_a_domaine_game_through_the_form(client, player):
 
 def test_create_a_domaine_game_against_a_bot_starts_it(client, player):
     client.force_login(player)
-    client.post(url("new") + "?kind=domaine", create_form(seat_2="greedy"))
+    client.post(url("new") + "?kind=domaine", create_form(seat_2="level3"))
     game = Game.objects.get()
     assert game.kind == "domaine"
     assert game.status == Game.Status.ACTIVE
-    assert list(game.seats.order_by("position").values_list("bot", flat=True)).count("greedy") == 1
+    assert list(game.seats.order_by("position").values_list("bot", flat=True)).count("level3") == 1
     assert client.get(url("detail", game)).status_code == HTTPStatus.OK
 
 
 def test_a_rated_domaine_game_with_bots_is_refused(client, player):
     client.force_login(player)
-    response = client.post(url("new") + "?kind=domaine", create_form(seat_2="random", rated="rated"))
+    response = client.post(url("new") + "?kind=domaine", create_form(seat_2="level1", rated="rated"))
     assert response.status_code == HTTPStatus.BAD_REQUEST
     assert not Game.objects.exists()
 

@@ -178,7 +178,7 @@ def test_create_dominion_game_against_a_bot_starts_it(client, player):
             "time_per_move": "86400",
             "rated": "casual",
             "visibility": "open",
-            "seat_2": "big_money",
+            "seat_2": "level2",
         },
     )
     game = Game.objects.get()
