@@ -50,6 +50,7 @@ must replay to the same position for as long as the site exists.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -460,3 +461,17 @@ def automatic_move(
             if move is not None:
                 return d.player, move, True
     return None
+
+
+def mean(xs: list[float]) -> float:
+    """The mean of ``xs`` (0.0 for none): the search bots' estimate of a move's value."""
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def stderr(xs: list[float]) -> float:
+    """The standard error of the mean of ``xs`` (infinite for fewer than two), by the sample variance."""
+    k = len(xs)
+    if k < 2:
+        return math.inf
+    m = mean(xs)
+    return math.sqrt(sum((x - m) ** 2 for x in xs) / (k - 1) / k)

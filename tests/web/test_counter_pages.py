@@ -15,24 +15,14 @@ from django.urls import reverse
 
 from games.models import Game
 from tests.conftest import user_to_move
+from tests.web.forms import new_game_fields
 
 pytestmark = pytest.mark.django_db
 
 
 def new_game_form(**over: str) -> dict[str, str]:
-    data = {
-        "players": "2",
-        "target": "5",
-        "time_per_move": str(3600 * 12),
-        "rated": "casual",
-        "visibility": "open",
-        "invited": "",
-        "seat_2": "",
-        "seat_3": "",
-        "seat_4": "",
-    }
-    data.update(over)
-    return data
+    """The new-game form for counter: the shared fields and its target."""
+    return new_game_fields(**{"target": "5", **over})
 
 
 def test_the_new_game_page_offers_counter_with_its_own_option_and_bot(client, player):

@@ -22,6 +22,7 @@ from games.models import Action, Game
 from games.moves import apply_move
 from tests.conftest import make_game, user_to_move, user_waiting
 from tests.factories import UserFactory
+from tests.web.forms import new_game_fields
 
 pytestmark = pytest.mark.django_db
 
@@ -33,18 +34,8 @@ def url(name: str, game: Game | None = None) -> str:
 
 
 def create_form(**over: str) -> dict[str, str]:
-    data = {
-        "players": "2",
-        "time_per_move": str(3600 * 12),
-        "rated": "casual",
-        "visibility": "open",
-        "invited": "",
-        "seat_2": "",
-        "seat_3": "",
-        "seat_4": "",
-    }
-    data.update(over)
-    return data
+    """The new-game form's fields for a Domaine game (it has no options of its own)."""
+    return new_game_fields(**over)
 
 
 # ---------------------------------------------------------------------------

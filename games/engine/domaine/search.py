@@ -38,7 +38,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from games.engine.core import Rng
+from games.engine.core import Rng, mean, stderr
 from games.engine.domaine.cards import CARDS, LETTERS, full_deck_by_letter
 from games.engine.domaine.engine import ENGINE, PlayerView
 from games.engine.domaine.state import OVER, PLAY, SETUP, TAKE, State
@@ -234,25 +234,12 @@ class SearchBot:
                 for i in alive:
                     diffs[i].append(rewards[i] - rewards[0])
             if r < rounds - 1:
-                ranked = sorted(alive, key=lambda i: (-_mean(diffs[i]), i))
+                ranked = sorted(alive, key=lambda i: (-mean(diffs[i]), i))
                 keep = ranked[: max(2, (len(alive) + 1) // 2)]
                 if 0 not in keep:
                     keep[-1] = 0
                 alive = sorted(keep)
-        best = max(alive, key=lambda i: (_mean(diffs[i]), -i))
-        if best != 0 and _mean(diffs[best]) < KEEP_Z * _stderr(diffs[best]):
+        best = max(alive, key=lambda i: (mean(diffs[i]), -i))
+        if best != 0 and mean(diffs[best]) < KEEP_Z * stderr(diffs[best]):
             best = 0
         return candidates[best]
-
-
-def _mean(xs: list[float]) -> float:
-    return sum(xs) / len(xs) if xs else 0.0
-
-
-def _stderr(xs: list[float]) -> float:
-    """The standard error of the mean of ``xs`` (infinite for fewer than two)."""
-    k = len(xs)
-    if k < 2:
-        return math.inf
-    m = _mean(xs)
-    return math.sqrt(sum((x - m) ** 2 for x in xs) / (k - 1) / k)

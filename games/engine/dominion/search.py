@@ -50,7 +50,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from games.engine.core import Rng
+from games.engine.core import Rng, mean, stderr
 from games.engine.dominion.cards import COST, TREASURES
 from games.engine.dominion.engine import ENGINE, PlayerView, next_mover, score
 from games.engine.dominion.state import DominionState
@@ -300,14 +300,14 @@ class SearchBot:
                 rewards = self._sample(view, sampler, me, [0, *others], candidates)
                 for i in others:
                     diffs[i].append(rewards[i] - rewards[0])
-            ranked = sorted(others, key=lambda i: (-_mean(diffs[i]), i))
+            ranked = sorted(others, key=lambda i: (-mean(diffs[i]), i))
             others = ranked[: max(1, len(others) // 2)]
         best = others[0]
         final: list[float] = []
         for _ in range(max(2, (self.iterations - screen) // 2)):
             rewards = self._sample(view, sampler, me, [0, best], candidates)
             final.append(rewards[best] - rewards[0])
-        if _mean(final) > KEEP_MARGIN + KEEP_Z * _stderr(final):
+        if mean(final) > KEEP_MARGIN + KEEP_Z * stderr(final):
             return candidates[best]
         return candidates[0]
 
@@ -323,16 +323,3 @@ class SearchBot:
             ENGINE.apply(st, me, candidates[i])
             rewards[i] = rollout(st, self.policy, random.Random(shuffle_seed), me, self.max_turns)
         return rewards
-
-
-def _mean(xs: list[float]) -> float:
-    return sum(xs) / len(xs) if xs else 0.0
-
-
-def _stderr(xs: list[float]) -> float:
-    """The standard error of the mean of ``xs`` (infinite for fewer than two)."""
-    k = len(xs)
-    if k < 2:
-        return math.inf
-    m = _mean(xs)
-    return math.sqrt(sum((x - m) ** 2 for x in xs) / (k - 1) / k)
