@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from django.apps import AppConfig
 
-from accounts import policy as accounts_policy
-from games import events, kinds, presentation
-from ops import numbers as ops_numbers
+from games import kinds, presentation
 
 
 class GamesConfig(AppConfig):
@@ -16,24 +14,10 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        """After every committed change: push it to the open pages (``games.live``), queue the bots' turn
-        and a waiting forced move (``games.tasks``)."""
-        from games import closing, live, selectors, tasks  # they import models, which load only after every app config
+        """Load the installed games and connect the games app's listeners (``games.wiring``)."""
+        from games import wiring  # it imports models, which load only after every app config
 
-        # First: every other app's ready may ask for the installed games.
-        kinds.load()
-
-        # First: the open pages hear of a change before the bots' and emails' queueing (games.live).
-        live.subscribe()
-        events.subscribe(events.ChangesCommitted, tasks.bots_on_commit)
-        events.subscribe(events.ChangesCommitted, tasks.grace_on_commit)
-        # The staff page's numbers of games and moves (ops sits below games, so games tells it).
-        ops_numbers.register(selectors.ops_numbers)
-        # Deleting an account, making a bot account, the settings' standing answers: accounts asks games
-        # (it sits below games).
-        accounts_policy.register_deletion(closing.account_deleting)
-        accounts_policy.register_played_check(closing.has_played)
-        accounts_policy.register_standing_form(presentation.account_standing_form)
+        wiring.connect()
 
     def warm_up(self) -> list[str]:
         """Import every installed game's engine in this process and return its board's templates to compile.

@@ -16,7 +16,7 @@ class ModerationConfig(AppConfig):
 
     def ready(self) -> None:
         """Tell ``games`` whom a ban or a mute stops, and who reads hidden chat lines (``games.policy``)."""
-        from moderation.selectors import is_moderator, restricts  # they import models (loaded after every config)
+        from moderation import selectors  # it imports models (loaded after every config)
 
-        policy.register_restriction(restricts)
-        policy.register_hidden_chat_reader(is_moderator)
+        policy.register_restriction(selectors.restricts)
+        policy.register_hidden_chat_reader(selectors.is_moderator)
