@@ -6,11 +6,13 @@ account settings page; these views take its forms' posts.
 
 from __future__ import annotations
 
+import secrets
 from http import HTTPStatus
 from typing import TYPE_CHECKING
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -32,8 +34,10 @@ def _settings() -> HttpResponse:
     return redirect(reverse("accounts:settings") + "#api")
 
 
-#: Session key holding a token made a moment ago, until its page shows it (once).
+#: Session key naming the cache entry that holds a token made a moment ago, until its page shows it (once).
 NEW_TOKEN_SESSION_KEY = "api_new_token"
+#: Seconds the raw token waits in the cache for its page (the redirect right after the form).
+NEW_TOKEN_TTL = 600
 
 
 @login_required
@@ -42,8 +46,10 @@ def token_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Make a token from the settings form (POST), then send the browser to the page that shows it once.
 
     Post/redirect/get: reloading the page that shows the token never posts the form again (which would
-    make a second token). The raw token waits in the session only until that page takes it out; Herald
-    stores the token itself only as a hash. A GET (a bookmarked or typed address) goes to the settings.
+    make a second token). The raw token waits for that page in the cache only (at most ``NEW_TOKEN_TTL``
+    seconds; the session holds just the entry's random name), never in the database, where Herald keeps
+    only the token's hash. With no cache to hold it (Redis down), the token is shown in the answer to
+    the form itself, as before. A GET (a bookmarked or typed address) goes to the settings.
     """
     if request.method != "POST":
         return _settings()
@@ -53,7 +59,11 @@ def token_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     except tokens.TokenError as exc:
         messages.error(request, str(exc))
         return _settings()
-    request.session[NEW_TOKEN_SESSION_KEY] = {"id": token.pk, "raw": raw}
+    entry = f"api-new-token:{secrets.token_urlsafe(16)}"
+    cache.set(entry, {"id": token.pk, "user": request.user.pk, "raw": raw}, NEW_TOKEN_TTL)
+    if cache.get(entry) is None:
+        return render(request, "api/token_created.html", {"token": token, "raw": raw}, status=HTTPStatus.CREATED)
+    request.session[NEW_TOKEN_SESSION_KEY] = entry
     return redirect("api_token_new")
 
 
@@ -64,11 +74,14 @@ def token_new(request: AuthenticatedHttpRequest) -> HttpResponse:
 
     The token must still be the signed-in user's and unrevoked, else nothing is shown.
     """
-    made = request.session.pop(NEW_TOKEN_SESSION_KEY, None)
+    entry = request.session.pop(NEW_TOKEN_SESSION_KEY, None)
+    made = cache.get(entry) if isinstance(entry, str) and entry.startswith("api-new-token:") else None
+    if made is not None:
+        cache.delete(entry)
     token = None
-    if isinstance(made, dict):
+    if isinstance(made, dict) and made.get("user") == request.user.pk:
         token = next((t for t in tokens.active_tokens(request.user) if t.pk == made.get("id")), None)
-    if token is None:
+    if token is None or not isinstance(made, dict):
         messages.info(request, _("A new token is shown only once. If you did not copy it, revoke it and make another."))
         return _settings()
     return render(request, "api/token_created.html", {"token": token, "raw": made["raw"]})

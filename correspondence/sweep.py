@@ -26,7 +26,9 @@ from games.grace import forced_moves_due
 from games.lifecycle import OPEN_GAME_LIFETIME, game_expire
 from games.locking import retry_on_deadlock
 from games.models import Game, Seat
+from games.tasks import bot_moves
 from moderation.services import banned_seats_forfeit
+from ops import queue
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +65,10 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
             # commits by itself (the bots' loop runs after its commits), so no outer transaction.
             timed_out = retry_on_deadlock(partial(game_timeout, game_id=game_id, position=position), atomic=False)
             counts["timeouts"] += timed_out is not None
+            if timed_out == "bot":
+                # Its bot worker is behind or down: queue the moves again on the bots' queue, never think
+                # here, beside mail and clocks (docs/bots.md).
+                queue.enqueue(bot_moves, game_id)
         except Exception:  # one broken game must not stop the others' clocks
             log.exception("timeout of game %s seat %s failed", game_id, position)
 

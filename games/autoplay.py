@@ -113,7 +113,7 @@ def game_timeout(*, game_id: int, position: int) -> str | None:
 
     Returns:
         ``"answered"`` (a bot answered out-of-turn decisions), ``"forfeited"``,
-        ``"bot"`` (a bot seat was late: its moves were made), ``"frozen"`` (its
+        ``"bot"`` (a bot seat was late: the caller queues its moves, ``games.tasks.bot_moves``), ``"frozen"`` (its
         log no longer replays: it waits for a moderator), or None.
     """
     try:
@@ -153,5 +153,6 @@ def _timeout(game_id: int, position: int) -> str | None:
             clocks.clocks_update(game, set(game.to_act), now)
             game.save(update_fields=["deadline"])
             return None
-    game_bot_moves(game_id=game_id)
+    # A bot seat is late: its worker is behind or down. The caller queues its moves on the bots' own
+    # queue (games.tasks.bot_moves), never making them here: the sweep runs beside mail and clocks.
     return "bot"

@@ -58,7 +58,7 @@ def cpu_budget(seconds: float) -> Iterator[bool]:
 def level_number(bot: str) -> int | None:
     """Return N for a level's bot name "levelN", else ``None`` (the bots' own names: "smart")."""
     number = bot.removeprefix("level")
-    return int(number) if bot.startswith("level") and number.isdigit() else None
+    return int(number) if bot.startswith("level") and number.isascii() and number.isdigit() else None
 
 
 def move_within_budget(

@@ -120,7 +120,7 @@ LEVEL_TITLES: dict[int, str | Promise] = {
 def level_label(bot: str) -> str:
     """Return how the site names bot ``bot``: "Level 3 (Club player)" for a level, else the bot's own name."""
     number = bot.removeprefix("level")
-    if bot.startswith("level") and number.isdigit():
+    if bot.startswith("level") and number.isascii() and number.isdigit():
         title = LEVEL_TITLES.get(int(number))
         if title is not None:
             return gettext("Level %(number)s (%(title)s)") % {"number": number, "title": title}

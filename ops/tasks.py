@@ -1,9 +1,10 @@
 """The heartbeat task that ``/health/`` and the staff page read.
 
 Beat queues it every ``HERALD_HEARTBEAT_EVERY`` seconds (``CELERY_BEAT_SCHEDULE``)
-on the ``heartbeat`` queue (``CELERY_TASK_ROUTES``), which every worker takes
-from besides ``celery``; a worker runs it and stamps the time, so a fresh
-stamp means beat, the broker, a worker and the database all work.
+on the ``heartbeat`` queue (``CELERY_TASK_ROUTES``), which the workers of mail
+and clocks take besides ``celery`` (the bots' workers take only ``bots``); a
+worker runs it and stamps the time, so a fresh stamp means beat, the broker,
+a mail-and-clocks worker and the database all work.
 """
 
 from __future__ import annotations

@@ -198,9 +198,10 @@ class LevelRow:
 
 @dataclass(frozen=True)
 class BotLadder:
-    """One game's measured bot levels: the kind, its rows (weakest level first), when and how measured."""
+    """One game's measured bot levels: the kind, its levels' labels and rows (weakest first), when and how measured."""
 
     kind: kinds.GameKind
+    labels: list[str]
     rows: list[LevelRow]
     measured: datetime | None
     games_per_pair: int
@@ -232,5 +233,8 @@ def bot_ladders() -> list[BotLadder]:
             if (r := stored.get(name)) is not None
         ]
         first = next(iter(stored.values()), None)
-        out.append(BotLadder(kind, rows, first.measured if first else None, first.games_per_pair if first else 0))
+        labels = [kinds.level_label(name) for name in levels]
+        out.append(
+            BotLadder(kind, labels, rows, first.measured if first else None, first.games_per_pair if first else 0)
+        )
     return out

@@ -81,16 +81,31 @@ def redis_other_db(url: str) -> str:
     return urlunsplit(parts._replace(path=f"/{int(path) + 1 if path.isdigit() else 1}"))
 
 
+#: Database engines' default ports, so a URL with the port and one without name one site.
+DEFAULT_PORTS = {"postgresql": "5432", "mysql": "3306"}
+#: Names of this machine, so "localhost" and "127.0.0.1" name one site.
+LOOPBACK = {"localhost", "127.0.0.1", "::1", "[::1]", ""}
+
+
 def site_key(database: Mapping[str, object]) -> str:
     """Return a short name (8 hex digits) for the site whose default database is ``database``.
 
     ``database`` is the ``DATABASES["default"]`` dict (``ENGINE``, ``NAME``, ``HOST``, ``PORT``).
     A site is its database: two checkouts on one machine have two (each its own SQLite file in
     ``var/``, or two PostgreSQL databases) and so two names, while every process of one site
-    (web, worker, beat) computes the same one. Settings prefix the site's Redis keys with it.
+    (web, worker, beat) computes the same one, however its ``DATABASE_URL`` spells the same
+    database here (a default port left out, "localhost" for 127.0.0.1). Processes on several
+    machines that reach the database by different host names must be given one ``HERALD_SITE_KEY``.
+    Settings prefix the site's Redis keys with it.
     """
-    identity = "|".join(str(database.get(key) or "") for key in ("ENGINE", "HOST", "PORT", "NAME"))
-    return hashlib.sha256(identity.encode()).hexdigest()[:8]
+    engine = str(database.get("ENGINE") or "").rsplit(".", 1)[-1]
+    host = str(database.get("HOST") or "").lower()
+    host = "127.0.0.1" if host in LOOPBACK else host
+    port = str(database.get("PORT") or DEFAULT_PORTS.get(engine, ""))
+    name = str(database.get("NAME") or "")
+    if engine == "sqlite3" and name:
+        name = str(Path(name).resolve())
+    return hashlib.sha256("|".join((engine, host, port, name)).encode()).hexdigest()[:8]
 
 
 def email_config(url: str) -> dict[str, object]:

@@ -6,6 +6,4 @@ from games.forms import GameOptionsForm
 
 
 class Form(GameOptionsForm):
-    """Options for a new Domaine game: the common ones (the engine has no options yet)."""
-
-    offered_bots = ["greedy", "random"]
+    """Options for a new Domaine game: the common ones (the engine has no options yet); its bots are its levels."""

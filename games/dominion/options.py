@@ -30,7 +30,6 @@ def card_choices() -> list[tuple[str, str]]:
 class Form(GameOptionsForm):
     """Options for a new Dominion game: how the kingdom is chosen (random, a recommended set, 10 cards)."""
 
-    offered_bots = ["smart", "big_money"]
     fields_template = "dominion/new_options.html"
 
     KINGDOM_RANDOM = "random"

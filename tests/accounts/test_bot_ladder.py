@@ -60,6 +60,7 @@ def test_bot_ladder_command_stores_the_ladder_and_the_bots_page_shows_it(client)
 def test_the_bots_page_says_when_levels_were_never_measured(client):
     html = client.get("/bots/").content.decode()
     assert "Counter" in html and "not been measured yet" in html
+    assert "Level 1 (Beginner)" in html and "Level 3 (Club player)" in html  # the levels a player can pick
 
 
 def test_bot_ladder_refuses_a_game_it_does_not_know():

@@ -7,6 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.contrib.sessions.models import Session
 from django.test import Client
 
 from accounts.services import AccountError, user_make_bot
@@ -40,6 +41,8 @@ def test_a_token_is_made_shown_once_and_revoked_on_the_settings_page(player: Any
     reloaded = client.get("/settings/api/tokens/new", follow=True)  # a reload shows it no more, makes none
     assert raw not in reloaded.content.decode() and "shown only once" in reloaded.content.decode()
     assert ApiToken.objects.filter(user=player).count() == 1
+    stored = "".join(str(s.get_decoded()) for s in Session.objects.all())
+    assert raw not in stored  # the raw token never rests in the database, sessions included
     token = ApiToken.objects.get(user=player)
     assert token.scopes == ["play", "read"] and token.digest != raw
     listed = client.get("/settings/").content.decode()

@@ -39,6 +39,6 @@ def first(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 LEVELS = [
     ("level1", "Beginner", "Adds at random."),
     ("level2", "Casual", "Takes a win it sees."),
-    ("level3", "Club", "Plays perfectly."),
+    ("level3", "Club player", "Plays perfectly."),
 ]
 BOTS = {"first": first, "level1": random_add, "level2": takes_wins, "level3": perfect}

@@ -180,9 +180,10 @@ def test_work_deferred_by_a_view_served_over_asgi_runs_before_the_answer_leaves(
     assert ran == ["fan-out"]
 
 
-def test_a_sweep_run_from_a_page_queues_no_second_bot_task_for_the_bot_moves_it_made(player, queued, settings):
-    """Without beat a page request runs the sweep, whose late bot seat makes its moves there and then (in the
-    bot loop): each bot move's fan-out must see that loop, not queue another bot task once the page is sent."""
+def test_a_sweep_run_from_a_page_queues_a_late_bot_seats_moves_once_and_makes_none_itself(player, queued, settings):
+    """Without beat a page request runs the sweep. A late bot seat (its worker behind or down) gets its moves
+    queued again, once, for the bots' own queue; the sweep, which runs beside mail and clocks, never thinks for
+    a bot itself (docs/bots.md)."""
     from datetime import timedelta
 
     from django.utils import timezone
@@ -211,9 +212,8 @@ def test_a_sweep_run_from_a_page_queues_no_second_bot_task_for_the_bot_moves_it_
     client.force_login(player)
     client.get(reverse("games:lobby"))
     game.refresh_from_db()
-    assert (game.last_seq, game.to_act) == (3, [0])  # both bots moved inside the request
-    assert [args for name, args in queued if name == "games.tasks.bot_moves"] == []
-    assert len([args for name, args in queued if name == "correspondence.tasks.send_notification"]) == 1
+    assert game.last_seq == 1 and game.to_act != [0]  # no bot moved inside the request
+    assert [args for name, args in queued if name == "games.tasks.bot_moves"] == [(game.pk,)]
 
 
 def test_the_connection_the_deferred_work_took_is_put_away_as_the_request_put_away_its_own(

@@ -161,3 +161,20 @@ def test_two_sites_on_one_redis_share_no_cache_and_no_task_queue(tmp_path):
 
         for url in (shared, settings.CELERY_BROKER_URL):
             redis.Redis.from_url(url).flushdb()
+
+
+@pytest.mark.parametrize(
+    ("one", "same"),
+    [
+        ({"HOST": "127.0.0.1", "PORT": 5432}, {"HOST": "localhost", "PORT": ""}),
+        ({"HOST": "db.internal", "PORT": ""}, {"HOST": "DB.internal", "PORT": "5432"}),
+    ],
+)
+def test_one_database_spelled_two_ways_is_one_site(one, same):
+    """Web and workers whose DATABASE_URLs name one database differently (a default port left out, localhost for
+    127.0.0.1) share one site key, or tasks would wait on a queue no worker reads."""
+    from website.env import site_key
+
+    base = {"ENGINE": "django.db.backends.postgresql", "NAME": "herald"}
+    assert site_key({**base, **one}) == site_key({**base, **same})
+    assert site_key({**base, **one}) != site_key({**base, **one, "NAME": "herald_staging"})

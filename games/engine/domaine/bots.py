@@ -653,7 +653,7 @@ LEVEL5_ITERATIONS = 12
 LEVELS: list[tuple[str, str, str]] = [
     ("level1", "Beginner", "Random legal plays and takes."),
     ("level2", "Casual", "The greedy bot, with one move in three at random."),
-    ("level3", "Club", "The greedy bot: the play that gains most now."),
+    ("level3", "Club player", "The greedy bot: the play that gains most now."),
     ("level4", "Strong", f"Searches each play and take with {LEVEL4_ITERATIONS} greedy rollouts."),
     ("level5", "Expert", f"Searches each play and take with {LEVEL5_ITERATIONS} greedy rollouts."),
 ]

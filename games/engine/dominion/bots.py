@@ -394,7 +394,7 @@ level5 = SearchBot(smart, LEVEL5_ITERATIONS)
 LEVELS: list[tuple[str, str, str]] = [
     ("level1", "Beginner", "Big Money with one buy in three at random."),
     ("level2", "Casual", "Big Money: Treasures and Victory cards only."),
-    ("level3", "Club", "Big Money with the kingdom's best cards (the smart bot)."),
+    ("level3", "Club player", "Big Money with the kingdom's best cards (the smart bot)."),
     ("level4", "Strong", f"Searches each buy with {LEVEL4_ITERATIONS} smart rollouts from what it can know."),
     ("level5", "Expert", f"Searches each buy with {LEVEL5_ITERATIONS} smart rollouts from what it can know."),
 ]
