@@ -82,7 +82,10 @@
     if (on.length) ticked = { key: choiceKey(form), on: on };
   });
 
-  document.addEventListener("htmx:afterSettle", function () {
+  // Restored on afterSwap, which htmx fires in the same task as the swap: on afterSettle (20 ms later) a second
+  // swap (the push and the poll answering the same move) could come between, find the new boxes not yet ticked
+  // and forget what was ticked.
+  document.addEventListener("htmx:afterSwap", function () {
     if (!ticked) return;
     var form = document.querySelector(".decision form.choices");
     if (form && choiceKey(form) === ticked.key) {
