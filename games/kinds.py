@@ -32,6 +32,7 @@ rules-vector runner and the engines' tools import them there without Django
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from types import ModuleType
@@ -130,6 +131,11 @@ def level_label(bot: str) -> str:
 
 _KINDS: dict[str, GameKind] = {}
 
+#: The longest game name: the ``kind`` columns (``Game.kind`` and the apps' rows naming a game) hold 20 characters.
+NAME_MAX_LENGTH = 20
+#: What a game's name may be: it is stored, and it is a path segment (``/stats/<kind>/``) and a Django app label.
+NAME_PATTERN = re.compile(rf"[a-z][a-z0-9_]{{0,{NAME_MAX_LENGTH - 1}}}")
+
 
 def load() -> None:
     """Import every package in ``settings.HERALD_GAMES`` and register its ``game.GAME``.
@@ -137,8 +143,9 @@ def load() -> None:
     Called from ``games.apps.GamesConfig.ready``; loading again reloads the list.
 
     Raises:
-        ImproperlyConfigured: a package has no ``game`` module or ``GAME``, or two
-            packages claim one name.
+        ImproperlyConfigured: a package has no ``game`` module or ``GAME``, a name is not
+            :data:`NAME_PATTERN` (at most :data:`NAME_MAX_LENGTH` characters), or two packages
+            claim one name.
     """
     found: dict[str, GameKind] = {}
     for package in settings.HERALD_GAMES:
@@ -148,6 +155,11 @@ def load() -> None:
             raise ImproperlyConfigured(f"HERALD_GAMES: {package}.game must define GAME ({err})") from err
         if not isinstance(kind, GameKind):
             raise ImproperlyConfigured(f"HERALD_GAMES: {package}.game.GAME is not a games.kinds.GameKind")
+        if not NAME_PATTERN.fullmatch(kind.name):
+            raise ImproperlyConfigured(
+                f"HERALD_GAMES: {package}'s name {kind.name!r} must be 1 to {NAME_MAX_LENGTH} lowercase letters, "
+                "digits or underscores, starting with a letter (it is stored in Game.kind and used in URLs)"
+            )
         if kind.name in found:
             raise ImproperlyConfigured(f"HERALD_GAMES: two games are called {kind.name!r}")
         found[kind.name] = kind
