@@ -612,3 +612,18 @@ def test_of_two_copies_in_hand_only_the_one_being_played_is_marked(domaine):
     copies = [c for c in board["hand"] if c["id"] == card]
     assert len(copies) >= 2 and [c["chosen"] for c in copies][:2] == [True, False]
     assert sum(c["chosen"] for c in board["hand"]) == 1
+
+
+def test_each_sell_button_names_its_card_to_a_screen_reader(client, domaine):
+    """The hand's "Sell for 1" buttons look alike; each one's accessible name says which card it sells,
+    and starts with what it shows (a voice user says what they see)."""
+    game = bot_moves(domaine, until=at_step("play"))
+    seat = game.to_act[0]
+    client.force_login(game.seats.get(position=seat).user)
+    html = client.get(url("detail", game)).content.decode()
+    buttons = re.findall(r'<button[^>]*class="dm-sell" aria-label="([^"]+)">([^<]+)</button>', html)
+    hand = view_of(game, seat)["players"][seat]["hand"]
+    assert len(buttons) == len(hand)
+    for label, shown in buttons:
+        assert label.startswith(shown + ":"), (label, shown)
+    assert len({label for label, _ in buttons}) == len(set(hand))
