@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from http import HTTPStatus
 
 import pytest
@@ -64,3 +65,13 @@ def test_language_switcher(client):
     assert response.status_code == HTTPStatus.FOUND
     response = client.get("/")
     assert response.headers["Content-Language"] == "zh-hant"
+
+
+@pytest.mark.parametrize(
+    ("name", "title"),
+    [("account_signup", "Sign up"), ("account_login", "Sign in"), ("account_reset_password", "Password reset")],
+)
+def test_allauth_pages_are_titled_in_sentence_case_like_the_site(client, name, title):
+    page = client.get(reverse(name)).content.decode()
+    assert re.search(rf"<title>\s*{title}\s*·", page), re.search(r"<title>.*?</title>", page, re.S)
+    assert re.search(rf"<h1>\s*{title}\s*</h1>", page)

@@ -110,3 +110,10 @@ def test_a_moderation_notice_is_sent_with_html_too(django_capture_on_commit_call
     assert heading(html) == message.subject.removeprefix("[Herald] ")
     assert "Mind your language." in html and '<html lang="zh-hans">' in html
     assert button_links(html) == ["https://herald.example/"] and "打开 Herald" in html
+
+
+def test_the_verification_email_subject_is_in_sentence_case_as_the_site_writes(client):
+    """allauth's "Please Confirm Your Email Address" reads as the rest of the site does (the site's en
+    catalogue of allauth's headings, scripts/allauth_terms.py)."""
+    sign_up(client)
+    assert mail.outbox[0].subject == "[Herald] Please confirm your email address"
