@@ -18,7 +18,7 @@ def extra_game(monkeypatch, settings):
 
     def install(name: str) -> None:
         module = types.ModuleType("tests.made_up.game")
-        module.GAME = kinds.GameKind(
+        module.GAME = kinds.GameKind(  # type: ignore[attr-defined]
             name=name, label=name, package="tests.made_up", engine_module="tests.counter.engine"
         )
         monkeypatch.setitem(sys.modules, "tests.made_up", types.ModuleType("tests.made_up"))
