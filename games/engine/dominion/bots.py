@@ -251,7 +251,7 @@ def _turn(view: PlayerView, rng: Any, action: Any, buy: Any) -> Move:
         play = action(view, hand)
         if play is not None:
             return {"act": "play", "card": play}
-    if not view.bought and any(c in TREASURES for c in hand):
+    if not view.bought and not TREASURES.isdisjoint(hand):
         return PLAY_TREASURES
     if view.buys > 0:
         card = buy(view, view.coins)

@@ -78,12 +78,20 @@ def _draw(st: DominionState, p: int, n: int) -> None:
     """Draw up to ``n`` cards one at a time (§6: each may shuffle)."""
     deck = st.decks[p]
     hand = st.hands[p]
-    got = 0
-    for _ in range(n):
-        if not deck and not _refill(st, p):
-            break
-        hand.append(deck.pop())
-        got += 1
+    if 0 < n <= len(deck):
+        # Enough cards, so no shuffle: take the top n at once, in the order popping gives.
+        top = deck[-n:]
+        del deck[-n:]
+        top.reverse()
+        hand.extend(top)
+        got = n
+    else:
+        got = 0
+        for _ in range(n):
+            if not deck and not _refill(st, p):
+                break
+            hand.append(deck.pop())
+            got += 1
     if st.record and got:
         _ev(st, "draw", p, {"cards": hand[-got:]}, private_to=p, redacted={"count": got})
 

@@ -125,7 +125,8 @@ def _end_turn(st: DominionState, p: int) -> None:
     if st.record:
         _ev(st, "end_turn", p, {"turn": st.turns[p]})
     supply = st.supply
-    if supply["Province"] == 0 or sum(1 for k in supply.values() if k == 0) >= 3:
+    # ``0 in`` first: it runs in C and is false on most turns (no pile empty yet).
+    if supply["Province"] == 0 or (0 in supply.values() and list(supply.values()).count(0) >= 3):
         st.game_over = True
         if st.record:
             res = result(st)
@@ -192,14 +193,15 @@ def _validate(st: DominionState, p: Any, move: Any) -> tuple[str, Any]:
     Every refusal names the rule in words a player understands. Nothing is
     changed here, so ``apply`` can validate first and then mutate.
     """
-    if not isinstance(move, dict) or not isinstance(move.get("act"), str):
+    act = move.get("act") if isinstance(move, dict) else None
+    if not isinstance(act, str):
         raise IllegalMove("A move is an object with an 'act'.", "malformed")
-    if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < st.n:
+    # ``type(p) is int`` first: the usual seat number skips the two ``isinstance`` calls.
+    if (type(p) is not int and (not isinstance(p, int) or isinstance(p, bool))) or not 0 <= p < st.n:
         raise IllegalMove("No such player in this game.", "no_such_player")
     if st.game_over:
         raise IllegalMove("The game is over.", "game_over")
-    act = move["act"]
-    if st.version >= 3:
+    if st.owed and st.version >= 3:  # nothing owed (most moves): no seat to look up
         entry = owed_entry(st, p)
         if entry is not None:
             return "owed", (entry, _validate_answer(entry[0], act, move))
@@ -213,7 +215,7 @@ def _validate(st: DominionState, p: Any, move: Any) -> tuple[str, Any]:
         return "answer", (mine, _validate_answer(mine, act, move))
     if p != st.current:
         raise IllegalMove(f"It is not your turn: it is {_who(st, st.current)}'s turn.", "not_your_turn")
-    if paused(st):
+    if st.owed and paused(st):  # only owed answers pause a turn
         waiting = ", ".join(_who(st, d.player) for d in _waiting_decisions(st))
         raise IllegalMove(f"Your turn goes on once {waiting} has answered.", "waiting")
     card = move.get("card")
@@ -237,7 +239,7 @@ def _validate(st: DominionState, p: Any, move: Any) -> tuple[str, Any]:
         if st.bought:
             raise IllegalMove("No more Treasures may be played once a card is bought.", "bought")
         # Version 2: one source of legality; ``turn_moves`` lists this only with a Treasure in hand.
-        if st.version >= 2 and not any(c in TREASURES for c in st.hands[p]):
+        if st.version >= 2 and TREASURES.isdisjoint(st.hands[p]):
             # The site translates refusals by code; this one reads as "You have no <card> in hand."
             raise IllegalMove("You have no Treasure in hand.", "not_in_hand")
         return "play_treasures", None
@@ -337,9 +339,10 @@ def _apply(st: DominionState, p: int, kind: str, payload: Any) -> None:
     elif kind == "play_action":
         st.actions -= 1
         pid = _put_in_play(st, p, payload)
-        if st.version >= 3:
+        if st.version >= 3 and (st.stack or st.owed):
             st.stack.append(("play", p, payload, pid))  # may wait for owed answers
         else:
+            # Version 3 with nothing stacked or owed: ``_drain`` would pop the frame at once.
             _resolve(st, p, payload, pid)
     elif kind == "play_treasure":
         _play_treasures(st, p, payload)
@@ -357,12 +360,14 @@ def _apply(st: DominionState, p: int, kind: str, payload: Any) -> None:
     elif kind == "end_actions":
         st.phase = "buy"
     elif kind == "end_turn":
-        if st.version >= 3:
+        if st.version >= 3 and (st.stack or st.owed):
             st.stack.append(("end_turn", p))  # the game's end waits for owed answers
         else:
+            # Version 3 with nothing stacked or owed: ``_drain`` would pop the frame at once.
             _end_turn(st, p)
             return
-    _drain(st)
+    if st.stack:  # the usual move leaves nothing to drain: skip the call
+        _drain(st)
 
 
 # ---------------------------------------------------------------------------
@@ -437,6 +442,8 @@ def decision_moves(d: Decision) -> list[dict[str, Any]]:
 
 def open_decision(st: DominionState, p: int) -> Decision | None:
     """The decision seat ``p`` must answer now, if any (turn moves excluded)."""
+    if not st.owed and not st.open:
+        return None  # most of the time: nothing is asked of anyone
     entry = owed_entry(st, p)
     if entry is not None:
         owed: Decision = entry[0]
@@ -456,7 +463,8 @@ def turn_open(st: DominionState) -> bool:
     that player, the turn not waiting for owed answers, the game not over)."""
     if st.game_over or st.open:
         return False
-    return not (st.version >= 3 and (paused(st) or owed_entry(st, st.current) is not None))
+    # Only owed answers (version 3) pause a turn or hold its player.
+    return not (st.owed and st.version >= 3 and (paused(st) or owed_entry(st, st.current) is not None))
 
 
 def pending_decisions(st: DominionState) -> list[Decision]:
@@ -477,6 +485,8 @@ def next_mover(st: DominionState) -> int:
     Raises:
         IndexError: nobody is to move (the game is over).
     """
+    if not st.open and not st.owed and not st.game_over:
+        return st.current  # the usual case, which ``turn_open`` would confirm
     for d in st.open:
         if d.player not in st.answers:
             return d.player
