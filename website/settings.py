@@ -11,7 +11,8 @@ off), ``ALLOWED_HOSTS`` (comma-separated), ``DATABASE_URL`` (default: SQLite
 in ``var/``), ``REDIS_URL`` (cache and Celery broker; unset: in-process
 cache and eager Celery), ``EMAIL_URL`` (``console:``, ``smtp://user:pass@host:587``,
 ``smtp+ssl://...``, ``locmem:``; default console), ``EMAIL_TIMEOUT`` (seconds, default 10),
-``DEFAULT_FROM_EMAIL``, ``SITE_URL``, ``DATABASE_REPLICA_URL`` (a read replica for profiles, ladders
+``DEFAULT_FROM_EMAIL``, ``HERALD_CONTACT_EMAIL`` (where account pages tell people to write; default: the
+sender's address), ``SITE_URL``, ``DATABASE_REPLICA_URL`` (a read replica for profiles, ladders
 and finished games; unset: everything reads the primary). The production and operations variables
 (HTTPS, HSTS, cookies, rate limits, database pooling, logs) are read, and explained, in the
 "Production" block below; docs/scaling.md shows them in use.
@@ -304,9 +305,8 @@ ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 # IP address, that pair is refused for AXES_COOLOFF_TIME hours. The account,
 # not the string typed: accounts.axes.attempt_username maps an email login to
 # its account's username, so a lockout under "bob" holds under "bob@..." too.
-# Per account and address, not per account alone: that would let anyone lock a
-# player out from anywhere; spraying from many addresses meets the per-address
-# sign-in rate limit (HERALD_RATE_LIMITS) instead.
+# Per account and address, not per account alone: that would let anyone lock a player out from anywhere;
+# spraying from many addresses meets the per-address sign-in rate limit (HERALD_RATE_LIMITS) instead.
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = 0.25
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
@@ -318,10 +318,10 @@ AXES_VERBOSE = False
 for _key, _value in email_config(envstr("EMAIL_URL") or "console:").items():
     globals()[_key] = _value
 DEFAULT_FROM_EMAIL = envstr("DEFAULT_FROM_EMAIL", "Herald <herald@localhost>")
-#: Seconds the SMTP backend waits on each connect, read and write before giving up
-#: (the send is then retried): a hung mail server must not hold a worker for long.
+#: Seconds SMTP waits on each connect, read and write (then retried): a hung mail server must not hold a worker.
 EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", 10)
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+CONTACT_EMAIL = envstr("HERALD_CONTACT_EMAIL", "") or parseaddr(DEFAULT_FROM_EMAIL)[1] or "herald@localhost"
 
 # Web Push (browser notifications beside the emails, correspondence/push.py). VAPID_PRIVATE_KEY: the
 # site's signing key as PEM (or VAPID_PRIVATE_KEY_FILE; make one with `manage.py vapid_key`). Unset: with
@@ -329,7 +329,7 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # browsers' push services are accepted (PUSH_SERVICE_HOSTS, host suffixes, https only): a subscription
 # names a URL the server then posts to, which must never be a machine of ours.
 VAPID_PRIVATE_KEY = envstr("VAPID_PRIVATE_KEY", "")
-VAPID_SUBJECT = envstr("VAPID_SUBJECT", "") or "mailto:" + (parseaddr(DEFAULT_FROM_EMAIL)[1] or "herald@localhost")
+VAPID_SUBJECT = envstr("VAPID_SUBJECT", "") or "mailto:" + CONTACT_EMAIL
 PUSH_SERVICE_HOSTS = envlist(
     "PUSH_SERVICE_HOSTS",
     ["fcm.googleapis.com", "push.services.mozilla.com", "notify.windows.com", "push.apple.com"],

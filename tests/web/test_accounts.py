@@ -75,3 +75,17 @@ def test_allauth_pages_are_titled_in_sentence_case_like_the_site(client, name, t
     page = client.get(reverse(name)).content.decode()
     assert re.search(rf"<title>\s*{title}\s*·", page), re.search(r"<title>.*?</title>", page, re.S)
     assert re.search(rf"<h1>\s*{title}\s*</h1>", page)
+
+
+@pytest.mark.parametrize("name", ["account_reset_password", "account_email_verification_sent", "account_login"])
+def test_account_pages_that_say_contact_us_say_where(client, settings, name):
+    """allauth's pages tell people to "contact us" when an email does not come: each says at which address."""
+    settings.CONTACT_EMAIL = "help@herald.example"
+    page = client.get(reverse(name)).content.decode()
+    assert '<a href="mailto:help@herald.example">help@herald.example</a>' in page
+
+
+def test_the_contact_address_in_chinese(client, settings):
+    settings.CONTACT_EMAIL = "help@herald.example"
+    page = client.get(reverse("account_reset_password"), HTTP_ACCEPT_LANGUAGE="zh-TW").content.decode()
+    assert "請寫信到" in page and "mailto:help@herald.example" in page
