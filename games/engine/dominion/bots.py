@@ -247,7 +247,7 @@ def _turn(view: PlayerView, rng: Any, action: Any, buy: Any) -> Move:
     if view.decision is not None:
         return answer(view, rng)
     hand = view.hand
-    if view.phase == "action" and view.actions > 0:
+    if action is not _no_action and view.phase == "action" and view.actions > 0:  # Big Money never plays one
         play = action(view, hand)
         if play is not None:
             return {"act": "play", "card": play}
@@ -321,7 +321,7 @@ def _smart_buy(view: PlayerView, coins: int) -> str | None:
     kingdom = set(view.kingdom)
     cards = view.my_cards()
     total = sum(cards.values())
-    terminals = sum(cards[c] for c in _TERMINAL)
+    terminals = sum(k for c, k in cards.items() if c in _TERMINAL)  # over the few names owned, not all terminals
     late = _late(view)
     if coins >= 8 and view.pile("Province"):
         if cards["Gold"] == 0 and total < 15 and late > 6:

@@ -96,18 +96,11 @@ def _play_treasures(st: DominionState, p: int, only: str | None = None) -> None:
         st.coins += COINS[only]
         played = [only]
     else:
-        keep = []
-        played = []
-        coins = 0
-        for c in hand:
-            if c in TREASURES:
-                played.append(c)
-                coins += COINS[c]
-            else:
-                keep.append(c)
-        hand[:] = keep
+        # Two comprehensions and a C sum: quicker than one Python loop over the hand.
+        played = [c for c in hand if c in TREASURES]
+        hand[:] = [c for c in hand if c not in TREASURES]
         play.extend(played)
-        st.coins += coins
+        st.coins += sum(map(COINS.__getitem__, played))
     if st.record and played:
         _ev(st, "play", p, {"cards": played})
 
@@ -606,7 +599,10 @@ class PlayerView:
 
     @property
     def decision(self) -> Decision | None:
-        return open_decision(self._st, self.me)
+        st = self._st
+        if not st.owed and not st.open:
+            return None  # asked before every bot move: skip the call when nothing is asked
+        return open_decision(st, self.me)
 
     @property
     def my_turn(self) -> bool:

@@ -195,12 +195,13 @@ def rollout(st: DominionState, policy: Policy, rng: random.Random, me: int, max_
     apply = ENGINE.apply
     stop = sum(st.turns) + max_turns
     moves = 0
+    views = [PlayerView(st, p) for p in range(st.n)]  # a view reads the state live: one per seat serves every move
     while not st.game_over:
         moves += 1
         if moves % 64 == 0 and sum(st.turns) >= stop:
             break
-        p = next_mover(st)
-        apply(st, p, policy(PlayerView(st, p), rng))
+        p = next_mover(st) if st.open or st.owed else st.current  # with nothing asked: the turn
+        apply(st, p, policy(views[p], rng))
     scores = [score(st, p) for p in range(st.n)]
     turns = st.turns
     keys = [(scores[p], -turns[p]) for p in range(st.n)]

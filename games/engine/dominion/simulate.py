@@ -33,9 +33,11 @@ def play_out(
     invariant checks). Returns ``st``.
     """
     apply = ENGINE.apply
+    views = [PlayerView(st, p) for p in range(st.n)]  # a view reads the state live: one per seat serves every move
     while not st.game_over and sum(st.turns) < max_turns:
-        p = next_mover(st)  # the group in play first, then the turn, then owed answers
-        move = bots[p](PlayerView(st, p), rng)
+        # The group in play first, then the turn, then owed answers; with nothing asked, the turn.
+        p = next_mover(st) if st.open or st.owed else st.current
+        move = bots[p](views[p], rng)
         apply(st, p, move)
         if on_move is not None:
             on_move(st, p, move)
