@@ -44,11 +44,11 @@ run: install messages
 		$(BIN)/celery -A website worker -Q bots -n bots@%h -l info --concurrency 1 & bots=$$!; \
 		$(BIN)/celery -A website beat -l info --schedule var/celerybeat-schedule & beat=$$!; \
 		trap 'kill $$worker $$bots $$beat 2>/dev/null' EXIT INT TERM; \
-		$(BIN)/uvicorn website.asgi:application --host 127.0.0.1 --port $(PORT) --timeout-graceful-shutdown 2; \
+		HERALD_WARM_UP=1 $(BIN)/uvicorn website.asgi:application --host 127.0.0.1 --port $(PORT) --timeout-graceful-shutdown 2; \
 	else \
 		echo "No Redis (set REDIS_URL, or start redis-server on 127.0.0.1:6379): tasks run inline,"; \
 		echo "and the timeout sweep runs from lobby and game page requests."; \
-		$(BIN)/uvicorn website.asgi:application --host 127.0.0.1 --port $(PORT) --timeout-graceful-shutdown 2; \
+		HERALD_WARM_UP=1 $(BIN)/uvicorn website.asgi:application --host 127.0.0.1 --port $(PORT) --timeout-graceful-shutdown 2; \
 	fi
 
 # Production-like: gunicorn (uvicorn workers: ASGI), a Celery worker and beat under supervisord (supervisord.conf),

@@ -4,7 +4,8 @@ Over ASGI the game pages' and the lobby's streams (Server-Sent Events,
 ``games/views/live.py``) wait on the event loop, so a process holds
 thousands of open pages; ordinary views still run in threads.
 ``HERALD_ASGI`` tells the settings (``CONN_MAX_AGE`` 0: see
-``website/settings.py``).
+``website/settings.py``). ``HERALD_WARM_UP=1`` (set by ``make run``) warms the
+process as it loads (``website.warmup.warm_process``).
 """
 
 from __future__ import annotations
@@ -19,3 +20,10 @@ os.environ.setdefault("HERALD_API_EVENTS_MAX_WAIT", "25")
 from django.core.asgi import get_asgi_application  # noqa: E402  (after the environment it reads)
 
 application = get_asgi_application()
+
+if os.environ.get("HERALD_WARM_UP") == "1":
+    # `make run` serves with uvicorn alone, which has no hook like gunicorn's (gunicorn.conf.py warms its
+    # master): warm this process here, or the first visitor pays for it (website/warmup.py).
+    from website.warmup import warm_process
+
+    warm_process()
