@@ -110,6 +110,53 @@ def legal_border_edges(board: Board) -> list[int]:
     return out
 
 
+#: Per square, its edges as an int bit mask (bit e for edge e).
+SQ_EDGE_MASK: list[int] = [sum(1 << e for _, e in ADJ[s]) for s in range(NSQ)]
+#: Every edge of the board, as a bit mask.
+ALL_EDGES_MASK = (1 << len(EDGES)) - 1
+_DIGITS = bytes.maketrans(b"\x00\x01", b"01")
+
+
+def edge_mask(border: bytearray) -> int:
+    """The bordered edges as an int bit mask (bit e set when edge e has a marker).
+
+    ``border`` holds 0 or 1 per edge; reversed and read as binary digits it is
+    the mask, converted in C rather than bit by bit."""
+    return int(bytes(border[::-1]).translate(_DIGITS), 2)
+
+
+def legal_border_mask(board: Board) -> int:
+    """``legal_border_edges`` as an int bit mask (bit e set when a border may go on edge e).
+
+    The same rule, worked out from masks: the edges the pieces and domains
+    forbid do not depend on the borders once the areas are known, so they
+    are found once per ``Derived`` (its ``cache``); then each call only
+    removes the bordered edges. An edge without a border touching a domain
+    square lies inside that domain (its two squares share the area).
+    """
+    if board.borders_on_board >= rules.BORDER_MARKERS:
+        return 0
+    d = board.derived()
+    forbidden = d.cache.get("no_border")
+    if forbidden is None:
+        forbidden = 0
+        for s, c in enumerate(d.domain_at):
+            if c >= 0:
+                forbidden |= SQ_EDGE_MASK[s]
+        castle, knight = board.castle, board.knight
+        for a in range(NSQ):
+            ca, ka = castle[a], knight[a]
+            if ca < 0 and ka < 0:
+                continue
+            for b, e in ADJ[a]:
+                if b > a:
+                    cb, kb = castle[b], knight[b]
+                    if (ca >= 0 and ca in (cb, kb)) or (ka >= 0 and ka in (cb, kb)):
+                        forbidden |= 1 << e
+        d.cache["no_border"] = forbidden
+    return ALL_EDGES_MASK & ~edge_mask(board.border) & ~forbidden
+
+
 # --- Knights -------------------------------------------------------------------
 
 

@@ -193,13 +193,17 @@ class Derived:
         domains: castle square -> Domain, for every domain.
         scores: per colour (index 0..4), the live score.
         mines: per colour, count of each mine kind in its domains.
+        cache: facts the rules and bots work out from these on demand
+            (``actions.legal_border_mask``, ``bots.plans``), kept with them
+            because they hold exactly as long as the pieces and areas do.
     """
 
-    __slots__ = ("label", "areas", "castles", "domain_at", "domains", "scores", "mines")
+    __slots__ = ("label", "areas", "castles", "domain_at", "domains", "scores", "mines", "cache")
 
     def __init__(self, board: Board, label: list[int], areas: list[list[int]]) -> None:
         self.label = label
         self.areas = areas
+        self.cache: dict[str, Any] = {}
         castle = board.castle
         knight = board.knight
         terrain = board.terrain

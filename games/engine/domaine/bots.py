@@ -38,6 +38,7 @@ from games.engine.domaine.board import (
     NSQ,
     SQ_NAME,
     Board,
+    Derived,
     _reaches_all,
     parse_square,
 )
@@ -197,16 +198,49 @@ _RECT_MASKS_AT: list[list[tuple[int, int, int, int]]] = [
 ]
 
 
-_RECT_VALUES: dict[str, dict[int, float]] = {}
+#: Per rectangle, its columns and rows as (first column, last column + 1, first row, last row + 1).
+_RECT_BOUNDS: list[tuple[int, int, int, int]] = [
+    (min(sq) // N, max(sq) // N + 1, min(sq) % N, max(sq) % N + 1) for sq, _per in _RECTS
+]
+
+_RECT_VALUES: dict[str, list[list[tuple[int, int, int, int, float]] | None]] = {}
 
 
-def _rect_values(terrain: str) -> dict[int, float]:
-    """Per-board memo of rectangle values (the terrain never changes in a game)."""
-    got = _RECT_VALUES.get(terrain)
-    if got is None:
+def _rects_with_values(terrain: str, s: int) -> list[tuple[int, int, int, int, float]]:
+    """``_RECT_MASKS_AT[s]`` with each rectangle's plan value on this terrain
+    appended, memoised per board and square (the terrain never changes in a game).
+
+    A value is read off a table of prefix sums (four look-ups, not a sum over
+    the rectangle); plan values are multiples of 0.5, so every float sum is
+    exact and equals the square-by-square sum."""
+    memo = _RECT_VALUES.get(terrain)
+    if memo is None:
         if len(_RECT_VALUES) > 64:
             _RECT_VALUES.clear()
-        got = _RECT_VALUES[terrain] = {}
+        memo = _RECT_VALUES[terrain] = [None] * NSQ
+    got = memo[s]
+    if got is None:
+        pre = _prefix_sums(terrain)
+        got = memo[s] = []
+        for r in _RECT_MASKS_AT[s]:
+            c0, c1, r0, r1 = _RECT_BOUNDS[r[0]]
+            got.append((*r, pre[c1][r1] - pre[c0][r1] - pre[c1][r0] + pre[c0][r0]))
+    return got
+
+
+_PREFIX: dict[str, list[list[float]]] = {}
+
+
+def _prefix_sums(terrain: str) -> list[list[float]]:
+    """``pre[c][r]``: plan points of the squares in columns below c and rows below r."""
+    got = _PREFIX.get(terrain)
+    if got is None:
+        if len(_PREFIX) > 64:
+            _PREFIX.clear()
+        got = _PREFIX[terrain] = [[0.0] * (N + 1) for _ in range(N + 1)]
+        for c in range(N):
+            for r in range(N):
+                got[c + 1][r + 1] = got[c][r + 1] + got[c + 1][r] - got[c][r] + _PLAN_POINTS[terrain[c * N + r]]
     return got
 
 
@@ -220,16 +254,21 @@ def expansion_diff(board: Board, me: int, n: int, castle: int, s: int) -> int:
     """Return ``score_diff`` after the domain of ``castle`` takes ``s`` (legal).
 
     Computed from the current scores when what is left of the square's old
-    area holds together (the usual case: then only the square's own points
-    and mine counts move); otherwise by playing the expansion on a copy.
+    area holds together, or holds no castle (the usual cases: then only the
+    square's own points and mine counts move); otherwise by working out the
+    parts the old area falls into (``_split_scores``), as a copy of the board
+    with the expansion played would score them.
     """
     d = board.derived()
-    old = d.label[s]
-    touching = [t for t, e in ADJ[s] if d.label[t] == old and not board.border[e]]
-    if len(touching) > 1 and not _reaches_all_without(board, d.label, old, touching, s):
-        b = board.copy()
-        A.take_square(b, castle, s)
-        return score_diff(b, me, n)
+    label = d.label
+    old = label[s]
+    if d.castles[old]:
+        # An area without castles scores nothing whole or in parts: no need to look for a split.
+        border = board.border
+        touching = [t for t, e in ADJ[s] if label[t] == old and not border[e]]
+        if len(touching) > 1 and not _reaches_all_without(board, label, old, touching, s):
+            scores = _split_scores(board, d, board.castle[castle], s)
+            return scores[me] - max(scores[i] for i in range(n) if i != me)
     scores = d.scores[:]
     t = board.terrain[s]
     pts = rules.SQUARE_POINTS[t]
@@ -243,6 +282,63 @@ def expansion_diff(board: Board, me: int, n: int, castle: int, s: int) -> int:
         if t in d.mines[o] and d.mines[o][t] == rules.MINE_MAJORITY:
             scores[o] -= rules.MINE_MAJORITY_POINTS
     return scores[me] - max(scores[i] for i in range(n) if i != me)
+
+
+def _split_scores(board: Board, d: Derived, owner: int, s: int) -> list[int]:
+    """Scores per colour after a domain of ``owner`` takes ``s``, whose old area
+    (with castles) falls apart without it.
+
+    The old area stops counting for its owner if it was a domain; each part
+    holding a castle is found by a search from that castle (parts without
+    castles score nothing) and counts for its owner if it holds just one;
+    ``s`` counts for ``owner``; mine majorities are then counted again for
+    the colours whose mines moved. The same sums as ``Derived`` on a board
+    with the expansion played, without copying and re-deriving the board.
+    """
+    label = d.label
+    old = label[s]
+    terrain = board.terrain
+    castle = board.castle
+    border = board.border
+    pts = rules.SQUARE_POINTS
+    scores = d.scores[:]
+    moved: dict[int, dict[str, int]] = {}
+
+    def count(colour: int, squares: list[int], sign: int) -> None:
+        mc = moved.get(colour)
+        if mc is None:
+            mc = moved[colour] = dict(d.mines[colour])
+        for q in squares:
+            t = terrain[q]
+            scores[colour] += sign * pts[t]
+            if t in mc:
+                mc[t] += sign
+
+    count(owner, [s], 1)
+    cs = d.castles[old]
+    if len(cs) == 1:
+        count(castle[cs[0]], d.areas[old], -1)
+    seen = {s}
+    for c in cs:
+        if c in seen:
+            continue
+        seen.add(c)
+        part, stack = [c], [c]
+        while stack:
+            q = stack.pop()
+            for t, e in ADJ[q]:
+                if t not in seen and not border[e] and label[t] == old:
+                    seen.add(t)
+                    part.append(t)
+                    stack.append(t)
+        held = [x for x in part if castle[x] >= 0]
+        if len(held) == 1:
+            count(castle[c], part, 1)
+    for colour, mc in moved.items():
+        before = sum(1 for m in rules.MINES if d.mines[colour][m] >= rules.MINE_MAJORITY)
+        after = sum(1 for m in rules.MINES if mc[m] >= rules.MINE_MAJORITY)
+        scores[colour] += (after - before) * rules.MINE_MAJORITY_POINTS
+    return scores
 
 
 def _reaches_all_without(board: Board, label: list[int], area: int, targets: list[int], skip: int) -> bool:
@@ -260,30 +356,30 @@ def plans(st: State, me: int, limit: int = 4) -> list[tuple[float, list[int], fr
     board = st.board
     d = board.derived()
     border = board.border
-    bordered_mask = _edge_mask(border)
+    bordered_mask = A.edge_mask(border)
     # Free edges where no border may go now: an enclosure needing one is out of reach.
-    illegal = _ALL_EDGES_MASK & ~bordered_mask & ~_bits(A.legal_border_edges(board))
+    illegal = A.ALL_EDGES_MASK & ~bordered_mask & ~A.legal_border_mask(board)
     castle = board.castle
     domain_at = d.domain_at
-    castles = [s for s, c in enumerate(castle) if c >= 0]
-    blocked = _bits(castles) | _bits(s for s, c in enumerate(domain_at) if c >= 0)
+    got = d.cache.get("plan_blocked")
+    if got is None:
+        # Castles and domains change only with the Derived facts: work them out once per Derived.
+        castles = [s for s, c in enumerate(castle) if c >= 0]
+        got = d.cache["plan_blocked"] = (castles, _bits(castles) | _bits(s for s, c in enumerate(domain_at) if c >= 0))
+    castles, blocked = got
     terrain = board.terrain
-    values = _rect_values(terrain)
     out = []
     for c in castles:
         if castle[c] != me or domain_at[c] == c:
             continue
         # c is in no domain (it would be its own), so it is blocked only as a castle.
         others = blocked & ~(1 << c)
-        for k, sq_mask, per_mask, per_len in _RECT_MASKS_AT[c]:
+        for k, sq_mask, per_mask, per_len, value in _rects_with_values(terrain, c):
             if others & sq_mask or illegal & per_mask:
                 continue
             need = per_len - (per_mask & bordered_mask).bit_count()
             if not need:
                 continue
-            value = values.get(k)
-            if value is None:
-                value = values[k] = sum(_PLAN_POINTS[terrain[s]] for s in _RECTS[k][0])
             out.append((value / (need + 2), -k, value, k))
     return [
         (v, sorted(e for e in _RECTS[k][1] if not border[e]), _RECTS[k][0]) for _, _, v, k in heapq.nlargest(limit, out)
@@ -291,18 +387,8 @@ def plans(st: State, me: int, limit: int = 4) -> list[tuple[float, list[int], fr
 
 
 _ALL_EDGES = frozenset(range(NEDGES))
-_ALL_EDGES_MASK = (1 << NEDGES) - 1
-
-
-_DIGITS = bytes.maketrans(b"\x00\x01", b"01")
-
-
-def _edge_mask(border: bytearray) -> int:
-    """The bordered edges as an int bit mask (bit e set when edge e has a marker).
-
-    ``border`` holds 0 or 1 per edge; reversed and read as binary digits it is
-    the mask, converted in C rather than bit by bit."""
-    return int(bytes(border[::-1]).translate(_DIGITS), 2)
+_ALL_EDGES_MASK = A.ALL_EDGES_MASK
+_edge_mask = A.edge_mask
 
 
 # --- greedy: the bot -------------------------------------------------------------------
