@@ -102,16 +102,27 @@ def match(game: str, bot: str, other: str, players: int, games: int, seed: int, 
         plan.append((game, names, seed + g // players, seat))
     wins = 0.0
     times: dict[str, list[float]] = {}
+    label = f"{game} {bot} vs {other}, {players} players"
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
-            results = list(pool.map(_one, plan))
+            results = list(_progress(pool.map(_one, plan), label))
     else:
-        results = [_one(job) for job in plan]
+        results = list(_progress(map(_one, plan), label))
     for share, t in results:
         wins += share
         for name, xs in t.items():
             times.setdefault(name, []).extend(xs)
     return wins / max(games, 1), times
+
+
+def _progress(results: Any, label: str) -> Any:
+    """Yield the games' results as they come, and say every 10 games how the match stands (on stderr)."""
+    wins = 0.0
+    for n, (share, t) in enumerate(results, 1):
+        wins += share
+        if n % 10 == 0:
+            print(f"  {label}: {n} games, {100 * wins / n:.1f}% wins so far", file=sys.stderr, flush=True)
+        yield share, t
 
 
 def _keep(times: dict[tuple[str, str], list[float]], game: str, name: str, got: dict[str, list[float]]) -> None:

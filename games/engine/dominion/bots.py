@@ -385,10 +385,14 @@ def beginner(view: PlayerView, rng: Any) -> Move:
 #: Rollouts per searched buy of the two search levels (``search.SearchBot``): level 5's
 #: move stays well under 2 s of CPU on the reference machine (``bench/bots.py`` measures it).
 LEVEL4_ITERATIONS = 48
-LEVEL5_ITERATIONS = 160
+#: Level 5 spends ``LEVEL5_TURNS`` simulated turns (all seats) a searched buy: at least
+#: ``LEVEL5_ITERATIONS`` rollouts, at most ``LEVEL5_MAX_ITERATIONS`` (the game's end, short rollouts).
+LEVEL5_ITERATIONS = 96
+LEVEL5_TURNS = 10_000
+LEVEL5_MAX_ITERATIONS = 1500
 
 level4 = SearchBot(smart, LEVEL4_ITERATIONS)
-level5 = SearchBot(smart, LEVEL5_ITERATIONS)
+level5 = SearchBot(smart, LEVEL5_ITERATIONS, turn_budget=LEVEL5_TURNS, max_iterations=LEVEL5_MAX_ITERATIONS)
 
 #: The five levels, weakest first: ``(bot name, title, what it plays)``. Each name is in ``BOTS``.
 LEVELS: list[tuple[str, str, str]] = [
@@ -396,7 +400,11 @@ LEVELS: list[tuple[str, str, str]] = [
     ("level2", "Casual", "Big Money: Treasures and Victory cards only."),
     ("level3", "Club player", "Big Money with the kingdom's best cards (the smart bot)."),
     ("level4", "Strong", f"Searches each buy with {LEVEL4_ITERATIONS} smart rollouts from what it can know."),
-    ("level5", "Expert", f"Searches each buy with {LEVEL5_ITERATIONS} smart rollouts from what it can know."),
+    (
+        "level5",
+        "Expert",
+        f"Searches each buy with {LEVEL5_ITERATIONS}-{LEVEL5_MAX_ITERATIONS} smart rollouts from what it can know.",
+    ),
 ]
 
 BOTS: dict[str, Any] = {

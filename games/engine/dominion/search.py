@@ -16,7 +16,8 @@ Method (what was followed, and its parameters):
   2015, whose best player searched the buy with rule-based rollouts): the
   candidate moves are the bot's buys in its Buy phase (the rollout policy's
   own choice, buying nothing, and the affordable Province, Duchy, Estate,
-  Gold, Silver and the three dearest affordable kingdom cards); each is
+  Gold, Silver, the three dearest affordable kingdom cards and a pile's
+  last card when it would end the game); each is
   applied to a determinization and the game is played to its end by
   ``smart`` for every seat (the same policy the bot meets on the site), or
   to ``ROLLOUT_TURNS`` more turns, then scored as the share of the win plus
@@ -27,7 +28,7 @@ Method (what was followed, and its parameters):
   pairs and the noise of the deal cancels out.
 * **Sequential halving, then a fresh confirmation** (Karnin, Koren and
   Somekh, "Almost Optimal Exploration in Multi-Armed Bandits", ICML 2013):
-  half of the ``iterations`` rollouts screen the other candidates against
+  half of the rollouts screen the other candidates against
   the policy's own move, over ``ceil(log2 K)`` rounds that each keep the
   better half, down to one challenger; the other half plays the challenger
   and the policy's move on fresh determinizations, and the challenger is
@@ -35,11 +36,20 @@ Method (what was followed, and its parameters):
   errors of the paired differences. Picking the best of many noisy means
   overrates it (the winner's curse), and a search that strays from its
   policy on noise plays worse than the policy.
+* **A budget of simulated turns** (the rollouts' cost is about proportional
+  to the turns they play): a pilot sample plays every candidate once, and
+  the number of rollouts is ``turn_budget`` divided by the pilot's turns per
+  rollout, between ``iterations`` and ``max_iterations``. The end of the
+  game, where rollouts are a few turns long and a buy (a Duchy instead of a
+  Gold, the penultimate Province, a pile that ends the game) most often
+  decides it, gets up to ten times the rollouts of the opening for about the
+  same CPU time (a deterministic budget: the same seed gives the same move).
 
 Every other decision (Action plays, Treasures, answers to attacks and to
 card effects) is the rollout policy's. The search is deterministic given
 the ``rng`` it is passed: each determinization and rollout takes its seed
-from one draw of ``rng``, and the budget counts rollouts, not seconds.
+from one draw of ``rng``, and the budget counts rollouts and simulated
+turns, not seconds.
 """
 
 from __future__ import annotations
@@ -218,7 +228,8 @@ def buy_candidates(view: PlayerView, default: Move) -> list[Move]:
     kingdom cards (``KINGDOM_CANDIDATES``, until the last Provinces); late in
     the game (half the Provinces gone, or a Supply pile empty) also Duchy and
     buying nothing; at the very end (three Provinces left, or two piles
-    empty) Estate; Copper with Gardens in the kingdom.
+    empty) Estate, and with two piles empty any card that is the last of its
+    pile (it ends the game); Copper with Gardens in the kingdom.
     """
     coins = view.coins
     supply = view.supply
@@ -234,6 +245,8 @@ def buy_candidates(view: PlayerView, default: Move) -> list[Move]:
         picks.append("Estate")
     if "Gardens" in view.kingdom:
         picks += ["Gardens", "Copper"]
+    if empty >= 2:  # a buy that empties a third pile ends the game: a win to take, or a loss to avoid
+        picks += sorted(c for c in affordable if supply[c] == 1 and c != "Curse")
     picks = [c for c in picks if c in affordable]
     if provinces > 2:
         kingdom = sorted((c for c in affordable if c in view.kingdom), key=lambda c: (-COST[c], c))
@@ -257,12 +270,34 @@ class SearchBot:
         max_turns: a rollout's length in turns (all seats together) before it is scored as it stands.
     """
 
-    def __init__(self, policy: Policy, iterations: int, max_turns: int = ROLLOUT_TURNS) -> None:
+    def __init__(
+        self,
+        policy: Policy,
+        iterations: int,
+        max_turns: int = ROLLOUT_TURNS,
+        turn_budget: int = 0,
+        max_iterations: int = 0,
+    ) -> None:
         self.policy = policy
         self.iterations = iterations
         #: Whether the last move was searched (for timings: the others are the policy's own).
         self.last_searched = False
         self.max_turns = max_turns
+        self.turn_budget = turn_budget
+        self.max_iterations = max(max_iterations, iterations)
+
+    def budget(self, turns_per_rollout: float) -> int:
+        """Rollouts for one searched move whose pilot rollouts lasted ``turns_per_rollout`` turns (all seats).
+
+        ``turn_budget`` simulated turns divided by the pilot's length, at
+        least ``iterations`` and at most ``max_iterations``: short rollouts
+        (the end of the game, where a buy decides the most) get more of them
+        for the same CPU time. Without a ``turn_budget``: ``iterations``.
+        """
+        if not self.turn_budget:
+            return self.iterations
+        wanted = int(self.turn_budget / max(turns_per_rollout, 1.0))
+        return min(self.max_iterations, max(self.iterations, wanted))
 
     def __call__(self, view: PlayerView, rng: Any) -> Move:
         """The bot's move for ``view``: the policy's, unless the search finds a better buy."""
@@ -283,30 +318,36 @@ class SearchBot:
     def search(self, view: PlayerView, candidates: list[Move], seed: int) -> Move:
         """Pick among ``candidates`` (``candidates[0]`` the policy's move): screen, then confirm.
 
-        Half the budget screens the candidates by sequential halving down to
-        the best other than the policy's move; the other half plays that one
-        and the policy's move on fresh samples, and the policy's move is left
+        A pilot sample plays every candidate once and sets the number of
+        rollouts (``budget``). Half of them screen the candidates by
+        sequential halving down to the best other than the policy's move
+        (the pilot counts as screening); the other half plays that one and
+        the policy's move on fresh samples, and the policy's move is left
         only if the other beats it there by ``KEEP_Z`` standard errors of the
         paired differences (fresh samples: the screening's luck does not count).
         """
         me = view.me
         sampler = random.Random(seed)
         others = list(range(1, len(candidates)))
-        screen = self.iterations // 2
-        rounds = max(1, math.ceil(math.log2(len(others)))) if len(others) > 1 else 0
         diffs: list[list[float]] = [[] for _ in candidates]
+        rewards, turns = self._sample(view, sampler, me, list(range(len(candidates))), candidates)
+        for i in others:
+            diffs[i].append(rewards[i] - rewards[0])
+        iterations = self.budget(turns / len(candidates))
+        screen = iterations // 2
+        rounds = max(1, math.ceil(math.log2(len(others)))) if len(others) > 1 else 0
         for _ in range(rounds):
             per = max(1, screen // (rounds * (len(others) + 1)))
             for _ in range(per):
-                rewards = self._sample(view, sampler, me, [0, *others], candidates)
+                rewards, _turns = self._sample(view, sampler, me, [0, *others], candidates)
                 for i in others:
                     diffs[i].append(rewards[i] - rewards[0])
             ranked = sorted(others, key=lambda i: (-mean(diffs[i]), i))
             others = ranked[: max(1, len(others) // 2)]
         best = others[0]
         final: list[float] = []
-        for _ in range(max(2, (self.iterations - screen) // 2)):
-            rewards = self._sample(view, sampler, me, [0, best], candidates)
+        for _ in range(max(2, (iterations - screen) // 2)):
+            rewards, _turns = self._sample(view, sampler, me, [0, best], candidates)
             final.append(rewards[best] - rewards[0])
         if mean(final) > KEEP_MARGIN + KEEP_Z * stderr(final):
             return candidates[best]
@@ -314,13 +355,19 @@ class SearchBot:
 
     def _sample(
         self, view: PlayerView, sampler: random.Random, me: int, which: list[int], candidates: list[Move]
-    ) -> dict[int, float]:
-        """Play candidates ``which`` on one new determinization with the same shuffles; their rewards."""
+    ) -> tuple[dict[int, float], int]:
+        """Play candidates ``which`` on one new determinization with the same shuffles.
+
+        Returns their rewards and the turns (all seats) the rollouts took together.
+        """
         det = determinize(view, sampler)
         shuffle_seed = sampler.randrange(1 << 40)
+        start = sum(det.turns)
         rewards = {}
+        turns = 0
         for i in which:
             st = clone(det, shuffle_seed)
             ENGINE.apply(st, me, candidates[i])
             rewards[i] = rollout(st, self.policy, random.Random(shuffle_seed), me, self.max_turns)
-        return rewards
+            turns += sum(st.turns) - start
+        return rewards, turns

@@ -108,3 +108,25 @@ def test_every_level_finishes_a_game_with_legal_moves():
             p = ENGINE.pending(st)[0].player
             ENGINE.apply(st, p, BOTS[names[p]](PlayerView(st, p), rng))
         assert st.game_over
+
+
+def test_short_rollouts_get_more_of_them_within_the_bounds():
+    bot = SearchBot(smart, 10, turn_budget=1000, max_iterations=100)
+    assert bot.budget(50) == 20  # the opening: long rollouts, few of them
+    assert bot.budget(500) == 10  # never fewer than ``iterations``
+    assert bot.budget(2) == 100  # the last turns: many short ones, up to ``max_iterations``
+    assert SearchBot(smart, 16).budget(2) == 16  # without a turn budget: a fixed count
+
+
+def test_with_two_piles_empty_the_last_card_of_a_pile_is_weighed():
+    st = next(s for s in map(_buy_position, range(41, 60)) if "Gardens" not in s.kingdom)  # no Coppers weighed
+    kingdom = sorted(st.kingdom)
+    st.supply[kingdom[0]] = 0
+    st.supply[kingdom[1]] = 0
+    st.supply["Silver"] = 1  # buying it would end the game
+    st.coins = 3
+    view = PlayerView(st, st.current)
+    assert {"act": "buy", "card": "Silver"} in buy_candidates(view, {"act": "end_turn"})
+    assert {"act": "buy", "card": "Copper"} not in buy_candidates(view, {"act": "end_turn"})
+    st.supply["Copper"] = 1  # even a Copper, when it is the last
+    assert {"act": "buy", "card": "Copper"} in buy_candidates(PlayerView(st, st.current), {"act": "end_turn"})
