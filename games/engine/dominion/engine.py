@@ -211,6 +211,8 @@ def _validate(st: DominionState, p: Any, move: Any) -> tuple[str, Any]:
     if st.owed and paused(st):  # only owed answers pause a turn
         waiting = ", ".join(_who(st, d.player) for d in _waiting_decisions(st))
         raise IllegalMove(f"Your turn goes on once {waiting} has answered.", "waiting")
+    if act == "end_turn":  # the commonest move; always legal in one's open turn
+        return "end_turn", None
     card = move.get("card")
     if act == "play":
         if not isinstance(card, str):
@@ -258,8 +260,6 @@ def _validate(st: DominionState, p: Any, move: Any) -> tuple[str, Any]:
         if st.phase != "action":
             raise IllegalMove("You are already in the Buy phase.", "wrong_phase")
         return "end_actions", None
-    if act == "end_turn":
-        return "end_turn", None
     if act in ("choose", "gain", "yes", "no"):
         raise IllegalMove("Nothing is being asked: play a card, buy, or end your turn.", "no_decision")
     raise IllegalMove(f"Unknown move {act!r}.", "malformed")
@@ -311,14 +311,41 @@ _OPS["end_turn"] = _op_end_turn
 
 
 def _apply(st: DominionState, p: int, kind: str, payload: Any) -> None:
-    if kind == "owed":
+    # The kinds exclude each other; the turn's usual moves are tested first (most moves are these).
+    if kind == "end_turn":
+        if st.version >= 3 and (st.stack or st.owed):
+            st.stack.append(("end_turn", p))  # the game's end waits for owed answers
+        else:
+            # Version 3 with nothing stacked or owed: ``_drain`` would pop the frame at once.
+            _end_turn(st, p)
+            return
+    elif kind == "buy":
+        st.phase = "buy"
+        st.buys -= 1
+        st.coins -= COST[payload]
+        st.bought = True
+        st.supply[payload] -= 1
+        st.discards[p].append(payload)
+        if st.record:
+            _ev(st, "buy", p, {"card": payload})
+    elif kind == "play_treasures":
+        _play_treasures(st, p)
+    elif kind == "play_action":
+        st.actions -= 1
+        pid = _put_in_play(st, p, payload)
+        if st.version >= 3 and (st.stack or st.owed):
+            st.stack.append(("play", p, payload, pid))  # may wait for owed answers
+        else:
+            # Version 3 with nothing stacked or owed: ``_drain`` would pop the frame at once.
+            _resolve(st, p, payload, pid)
+    elif kind == "owed":
         entry, answer = payload
         st.owed.remove(entry)
         resume = entry[1]
         _OPS[resume[0]](st, {p: answer}, *resume[1:])
         _drain(st)  # work that waited for this answer goes on
         return
-    if kind == "answer":
+    elif kind == "answer":
         d, answer = payload
         st.answers[p] = answer
         if any(o.player not in st.answers for o in st.open):
@@ -329,36 +356,10 @@ def _apply(st: DominionState, p: int, kind: str, payload: Any) -> None:
         st.resume = None
         assert resume is not None
         _OPS[resume[0]](st, answers, *resume[1:])
-    elif kind == "play_action":
-        st.actions -= 1
-        pid = _put_in_play(st, p, payload)
-        if st.version >= 3 and (st.stack or st.owed):
-            st.stack.append(("play", p, payload, pid))  # may wait for owed answers
-        else:
-            # Version 3 with nothing stacked or owed: ``_drain`` would pop the frame at once.
-            _resolve(st, p, payload, pid)
     elif kind == "play_treasure":
         _play_treasures(st, p, payload)
-    elif kind == "play_treasures":
-        _play_treasures(st, p)
-    elif kind == "buy":
-        st.phase = "buy"
-        st.buys -= 1
-        st.coins -= COST[payload]
-        st.bought = True
-        st.supply[payload] -= 1
-        st.discards[p].append(payload)
-        if st.record:
-            _ev(st, "buy", p, {"card": payload})
     elif kind == "end_actions":
         st.phase = "buy"
-    elif kind == "end_turn":
-        if st.version >= 3 and (st.stack or st.owed):
-            st.stack.append(("end_turn", p))  # the game's end waits for owed answers
-        else:
-            # Version 3 with nothing stacked or owed: ``_drain`` would pop the frame at once.
-            _end_turn(st, p)
-            return
     if st.stack:  # the usual move leaves nothing to drain: skip the call
         _drain(st)
 
