@@ -20,6 +20,7 @@ owes a decision or has the turn; it returns one legal move.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 from games.engine.dominion.cards import ACTIONS, COST, TREASURES, VICTORIES
@@ -317,14 +318,48 @@ def _action_to_play(view: PlayerView, hand: list[str]) -> str | None:
     return best
 
 
+class _Owned:
+    """The bot's own cards as counts, counted on first use (``PlayerView.my_cards`` is the
+    dearest read of a buy, and most buys of Gold, Duchy or Province need no count)."""
+
+    __slots__ = ("_view", "_cards", "_total", "_terminals")
+
+    def __init__(self, view: PlayerView) -> None:
+        self._view = view
+        self._cards: Counter[str] | None = None
+        self._total = 0
+        self._terminals = 0
+
+    def _count(self) -> Counter[str]:
+        cards = self._cards
+        if cards is None:
+            cards = self._cards = self._view.my_cards()
+            self._total = sum(cards.values())
+            self._terminals = sum(k for c, k in cards.items() if c in _TERMINAL)  # the few names owned
+        return cards
+
+    def __getitem__(self, card: str) -> int:
+        return self._count()[card]
+
+    @property
+    def total(self) -> int:
+        """How many cards the bot owns."""
+        self._count()
+        return self._total
+
+    @property
+    def terminals(self) -> int:
+        """How many terminal Actions the bot owns."""
+        self._count()
+        return self._terminals
+
+
 def _smart_buy(view: PlayerView, coins: int) -> str | None:
     kingdom = set(view.kingdom)
-    cards = view.my_cards()
-    total = sum(cards.values())
-    terminals = sum(k for c, k in cards.items() if c in _TERMINAL)  # over the few names owned, not all terminals
+    cards = _Owned(view)
     late = _late(view)
     if coins >= 8 and view.pile("Province"):
-        if cards["Gold"] == 0 and total < 15 and late > 6:
+        if late > 6 and cards["Gold"] == 0 and cards.total < 15:  # counted only early in the game
             return "Gold"
         return "Province"
     if "Witch" in kingdom and view.pile("Witch") and coins >= 5 and cards["Witch"] < 2 and late > 4:
@@ -340,19 +375,19 @@ def _smart_buy(view: PlayerView, coins: int) -> str | None:
             if c in kingdom and view.pile(c) and late > 4:
                 return c
         draw = next((c for c in ("Council Room", "Library") if c in kingdom and view.pile(c)), None)
-        if draw and terminals < 1 + total // 14:
+        if draw and cards.terminals < 1 + cards.total // 14:
             return draw
-        if "Festival" in kingdom and view.pile("Festival") and terminals >= 1 and cards["Festival"] < 2:
+        if "Festival" in kingdom and view.pile("Festival") and cards.terminals >= 1 and cards["Festival"] < 2:
             return "Festival"
     if coins >= 4 and late > 3:
         drawer = next((c for c in ("Smithy", "Moneylender", "Militia") if c in kingdom and view.pile(c)), None)
-        if drawer and terminals < 1 + total // 12 and (drawer != "Moneylender" or cards[drawer] == 0):
+        if drawer and cards.terminals < 1 + cards.total // 12 and (drawer != "Moneylender" or cards[drawer] == 0):
             return drawer
     if coins >= 2 and late <= 2 and view.pile("Estate"):
         return "Estate"
     if coins >= 3 and view.pile("Silver"):
         return "Silver"
-    if coins >= 2 and "Moat" in kingdom and view.pile("Moat") and cards["Moat"] == 0 and terminals == 0:
+    if coins >= 2 and "Moat" in kingdom and view.pile("Moat") and cards["Moat"] == 0 and cards.terminals == 0:
         return None if not _opponents_attack(view) else "Moat"
     return None
 
