@@ -875,6 +875,13 @@ class DominionEngine(VersionedEngine):
     def apply(self, st: DominionState, player: int, move: dict[str, Any]) -> list[Event]:
         """Apply a legal move and return its events; an illegal one raises and changes nothing."""
         kind, payload = _validate(st, player, move)
+        if not st.record:
+            # Every event is built under ``st.record``, so none can come: no lists to swap (simulations).
+            if st.events:
+                st.events = []
+            _apply(st, player, kind, payload)
+            st.moves += 1
+            return []
         st.events = []
         _apply(st, player, kind, payload)
         st.moves += 1
