@@ -89,10 +89,14 @@ def _one(job: tuple[str, list[str], int, int]) -> tuple[float, dict[str, list[fl
     return (1 / len(winners) if seat in winners else 0.0), times
 
 
-def match(game: str, bot: str, other: str, players: int, games: int, seed: int, jobs: int) -> tuple[float, Any]:
+def match(
+    game: str, bot: str, other: str, players: int, games: int, seed: int, jobs: int, stop_at: float = math.inf
+) -> tuple[float, Any, int]:
     """``bot`` in one seat against ``other`` in the rest, the seat rotated over each deal.
 
-    Returns (win share, bot name -> CPU times per move).
+    No new deal starts after the wall-clock time ``stop_at`` (``time.time()``);
+    the match then stands on the games played.
+    Returns (win share, bot name -> CPU times per move, games played).
     """
     plan = []
     for g in range(games):
@@ -105,24 +109,30 @@ def match(game: str, bot: str, other: str, players: int, games: int, seed: int, 
     label = f"{game} {bot} vs {other}, {players} players"
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
-            results = list(_progress(pool.map(_one, plan), label))
+            results = list(_progress(pool.map(_one, plan), label, players, stop_at))
     else:
-        results = list(_progress(map(_one, plan), label))
+        results = list(_progress(map(_one, plan), label, players, stop_at))
     for share, t in results:
         wins += share
         for name, xs in t.items():
             times.setdefault(name, []).extend(xs)
-    return wins / max(games, 1), times
+    return wins / max(len(results), 1), times, len(results)
 
 
-def _progress(results: Any, label: str) -> Any:
-    """Yield the games' results as they come, and say every 10 games how the match stands (on stderr)."""
+def _progress(results: Any, label: str, players: int, stop_at: float) -> Any:
+    """Yield the games' results as they come, and say every 10 games how the match stands (on stderr).
+
+    Stops after a whole deal (every seat rotation played) once ``stop_at`` has passed.
+    """
     wins = 0.0
     for n, (share, t) in enumerate(results, 1):
         wins += share
         if n % 10 == 0:
             print(f"  {label}: {n} games, {100 * wins / n:.1f}% wins so far", file=sys.stderr, flush=True)
         yield share, t
+        if n % players == 0 and time.time() > stop_at:
+            print(f"  {label}: time is up after {n} games", file=sys.stderr, flush=True)
+            return
 
 
 def _keep(times: dict[tuple[str, str], list[float]], game: str, name: str, got: dict[str, list[float]]) -> None:
@@ -180,38 +190,48 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--timing-games", type=int, default=4, help="games per level for the timings (default 4)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1, help="processes to play on (default 1)")
-    ap.add_argument("--only", choices=("dominion2", "dominion4", "domaine", "timing"), action="append")
+    ap.add_argument(
+        "--only",
+        choices=("dominion2", "dominion4", "domaine", "timing", "dominion-timing"),
+        action="append",
+        help="run only these lines (repeat the flag); dominion-timing: the timings of Dominion's levels only",
+    )
+    ap.add_argument(
+        "--minutes",
+        type=float,
+        default=math.inf,
+        help="no new deal of a strength line after this many minutes: the line stands on the games played",
+    )
     args = ap.parse_args(argv)
     only = set(args.only or ("dominion2", "dominion4", "domaine", "timing"))
     start = time.time()
+    stop_at = start + 60 * args.minutes
     times: dict[tuple[str, str], list[float]] = {}
     n = args.games
     if "dominion2" in only:
-        rate, t = match("dominion", "level5", "smart", 2, n, args.seed, args.jobs)
-        report("dominion level5 vs smart", rate, n, 0.65, "2 players, random kingdoms")
+        rate, t, played = match("dominion", "level5", "smart", 2, n, args.seed, args.jobs, stop_at)
+        report("dominion level5 vs smart", rate, played, 0.65, "2 players, random kingdoms")
         _keep(times, "dominion", "level5", t)
     if "dominion4" in only:
-        rate, t = match("dominion", "level5", "smart", 4, n, args.seed + 100_000, args.jobs)
-        report("dominion level5 vs smart", rate, n, 0.40, "4 players, one level5 against three smart, random kingdoms")
+        rate, t, played = match("dominion", "level5", "smart", 4, n, args.seed + 100_000, args.jobs, stop_at)
+        detail = "4 players, one level5 against three smart, random kingdoms"
+        report("dominion level5 vs smart", rate, played, 0.40, detail)
         _keep(times, "dominion", "level5", t)
     if "domaine" in only:
-        rate, t = match("domaine", "level5", "greedy", 2, n, args.seed, args.jobs)
-        report("domaine level5 vs greedy", rate, n, 0.70, "2 players")
+        rate, t, played = match("domaine", "level5", "greedy", 2, n, args.seed, args.jobs, stop_at)
+        report("domaine level5 vs greedy", rate, played, 0.70, "2 players")
         _keep(times, "domaine", "level5", t)
-    if "timing" in only:
-        for game, levels, rival in (
-            ("dominion", dominion_bots.LEVELS, "level3"),
-            ("domaine", domaine_bots.LEVELS, "level3"),
-        ):
-            for name, _title, _text in levels:
-                if (game, name) in times and len(times[(game, name)]) >= 200:
-                    continue
-                other = "level2" if name == rival else rival
-                _rate, t = match(game, name, other, 2, args.timing_games, args.seed + 7, args.jobs)
-                _keep(times, game, name, t)
-        for (game, name), xs in sorted(times.items()):
-            if not name.endswith("+searched"):
-                timing_line(game, name, xs, times.get((game, name + "+searched")))
+    timed = [("dominion", dominion_bots.LEVELS, "level3"), ("domaine", domaine_bots.LEVELS, "level3")]
+    for game, levels, rival in timed if "timing" in only else timed[:1] if "dominion-timing" in only else []:
+        for name, _title, _text in levels:
+            if (game, name) in times and len(times[(game, name)]) >= 200:
+                continue
+            other = "level2" if name == rival else rival
+            _rate, t, _played = match(game, name, other, 2, args.timing_games, args.seed + 7, args.jobs)
+            _keep(times, game, name, t)
+    for (game, name), xs in sorted(times.items()):
+        if not name.endswith("+searched"):
+            timing_line(game, name, xs, times.get((game, name + "+searched")))
     print(f"bench/bots.py: {time.time() - start:.0f} s wall, pid {os.getpid()}", flush=True)
     return 0
 
