@@ -12,6 +12,9 @@ The same refusal functions list the legal next parts of a partial play
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import reduce
+from itertools import compress
+from operator import or_
 from typing import Any
 
 from games.engine.core import IllegalMove
@@ -114,7 +117,8 @@ def legal_border_edges(board: Board) -> list[int]:
 SQ_EDGE_MASK: list[int] = [sum(1 << e for _, e in ADJ[s]) for s in range(NSQ)]
 #: Every edge of the board, as a bit mask.
 ALL_EDGES_MASK = (1 << len(EDGES)) - 1
-_DIGITS = bytes.maketrans(b"\x00\x01", b"01")
+#: Bytes 0 and 1 to the digits "0" and "1": a list of flags read as a binary number (see ``edge_mask``).
+BIT_DIGITS = bytes.maketrans(b"\x00\x01", b"01")
 
 
 def edge_mask(border: bytearray) -> int:
@@ -122,7 +126,7 @@ def edge_mask(border: bytearray) -> int:
 
     ``border`` holds 0 or 1 per edge; reversed and read as binary digits it is
     the mask, converted in C rather than bit by bit."""
-    return int(bytes(border[::-1]).translate(_DIGITS), 2)
+    return int(bytes(border[::-1]).translate(BIT_DIGITS), 2)
 
 
 def legal_border_mask(board: Board) -> int:
@@ -139,15 +143,11 @@ def legal_border_mask(board: Board) -> int:
     d = board.derived()
     forbidden = d.cache.get("no_border")
     if forbidden is None:
-        forbidden = 0
-        for s, c in enumerate(d.domain_at):
-            if c >= 0:
-                forbidden |= SQ_EDGE_MASK[s]
+        # The edges of the squares in a domain (domain_at >= 0), selected and joined in C.
+        forbidden = reduce(or_, compress(SQ_EDGE_MASK, map((-1).__lt__, d.domain_at)), 0)
         castle, knight = board.castle, board.knight
-        for a in range(NSQ):
+        for a in sorted({*board.castle_squares(), *(s for s, k in enumerate(knight) if k >= 0)}):
             ca, ka = castle[a], knight[a]
-            if ca < 0 and ka < 0:
-                continue
             for b, e in ADJ[a]:
                 if b > a:
                     cb, kb = castle[b], knight[b]
@@ -195,11 +195,13 @@ def knight_squares(board: Board, player: int, gold_left: int | None = None) -> l
         return []
     castle, knight, terrain, border = board.castle, board.knight, board.terrain, board.border
     cand = set()
-    for s in range(NSQ):
-        if castle[s] == player or knight[s] == player:
-            for t, e in ADJ[s]:
-                if not border[e]:
-                    cand.add(t)
+    # The player's pieces: its castles among the dozen castle squares, then its knights.
+    for s in [s for s in board.castle_squares() if castle[s] == player] + [
+        s for s, k in enumerate(knight) if k == player
+    ]:
+        for t, e in ADJ[s]:
+            if not border[e]:
+                cand.add(t)
     out = []
     forest_ok = gold_left is None or gold_left >= rules.FOREST_KNIGHT_SURCHARGE
     for s in sorted(cand):
@@ -231,11 +233,18 @@ def expand_refusal(board: Board, state_alliances: list[tuple[int, int]], player:
     dom = d.domains.get(castle)
     if dom is None or dom.owner != player:
         return f"{SQ_NAME[castle]} is not the castle of one of your domains.", "not_your_domain"
+    return _expand_refusal(board, d, dom, state_alliances, player, castle, s)
+
+
+def _expand_refusal(
+    board: Board, d: Derived, dom: Domain, state_alliances: list[tuple[int, int]], player: int, castle: int, s: int
+) -> Refusal:
+    """``expand_refusal`` once the expanding domain ``dom`` (of ``castle``, the player's) is looked up."""
     name = SQ_NAME[s]
     label = d.label
     if label[s] == dom.area:
         return f"{name} already belongs to the domain of the castle on {SQ_NAME[castle]}.", "already_in_domain"
-    if not any(label[t] == dom.area for t in NEIGHBOURS[s]):
+    if dom.area not in map(label.__getitem__, NEIGHBOURS[s]):
         return f"{name} is not next to the domain of the castle on {SQ_NAME[castle]}.", "not_adjacent"
     if board.castle[s] >= 0:
         return f"{name} holds a castle and cannot be taken.", "square_has_castle"
@@ -260,6 +269,10 @@ def expand_refusal(board: Board, state_alliances: list[tuple[int, int]], player:
                 f"more.",
                 "not_enough_knights",
             )
+    if board.borders_on_board + 2 <= rules.BORDER_MARKERS:
+        # At least one border goes (s is next to the domain across one) and at most three come:
+        # the supply cannot run short.
+        return None
     removed, added = _moved_borders(board, d, dom, s)
     if board.borders_on_board - len(removed) + len(added) > rules.BORDER_MARKERS:
         free = rules.BORDER_MARKERS - board.borders_on_board + len(removed)
@@ -297,8 +310,9 @@ def expand_squares(board: Board, alliances: list[tuple[int, int]], player: int, 
     dom = d.domains.get(castle)
     if dom is None or dom.owner != player:
         return []
-    cand = {t for s in dom.squares for t in NEIGHBOURS[s] if d.label[t] != dom.area}
-    return sorted(s for s in cand if expand_refusal(board, alliances, player, castle, s) is None)
+    label, area = d.label, dom.area
+    cand = {t for s in dom.squares for t in NEIGHBOURS[s] if label[t] != area}
+    return sorted(s for s in cand if _expand_refusal(board, d, dom, alliances, player, castle, s) is None)
 
 
 def own_domains(board: Board, player: int) -> list[int]:
@@ -750,8 +764,26 @@ def _castle_square_ok(board: Board, colour: int, s: int, gold: int | None, rs: r
 
 
 def _setup_candidates(board: Board, colour: int, gold: int | None, rs: rules.Ruleset) -> tuple[list[int], list[int]]:
-    own = [c for c, col in enumerate(board.castle) if col == colour]
-    return [s for s in range(NSQ) if _castle_square_ok(board, colour, s, gold, rs)], own
+    """The squares passing ``_castle_square_ok`` (before the distance rule), and ``colour``'s castles.
+
+    The same test as ``_castle_square_ok``, square by square, with what it
+    asks of every square (free? meadow? a knight square as
+    ``setup_knight_refusal`` allows?) worked out once per square instead of
+    once per neighbour: setup asks this of all 144 squares on every placement.
+    """
+    castle, knight, terrain = board.castle, board.knight, board.terrain
+    own = [c for c in board.castle_squares() if castle[c] == colour]
+    free = [c < 0 and k < 0 for c, k in zip(castle, knight, strict=True)]
+    meadows = [free[s] and terrain[s] in rules.CASTLE_TERRAIN for s in range(NSQ)]
+    if colour == rules.NEUTRAL or not rules.CASTLE_NEEDS_KNIGHT_SQUARE:
+        return [s for s in range(NSQ) if meadows[s]], own
+    # setup_knight_refusal(board, s, k, gold, rs) is None for a neighbour k of s exactly when:
+    paid = rs.setup_forest_costs and gold is not None and gold < rules.FOREST_KNIGHT_SURCHARGE
+    knight_ok = [
+        free[k] and terrain[k] in rules.KNIGHT_TERRAIN and not (paid and terrain[k] == rules.FOREST) for k in range(NSQ)
+    ]
+    ok = knight_ok.__getitem__
+    return [s for s in range(NSQ) if meadows[s] and any(map(ok, NEIGHBOURS[s]))], own
 
 
 def setup_distance(board: Board, colour: int, gold: int | None, rs: rules.Ruleset) -> int:

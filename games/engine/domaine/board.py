@@ -67,6 +67,11 @@ def parse_square(text: Any) -> int:
     Raises:
         IllegalMove: not a square of the 12x12 board (code ``bad_square``).
     """
+    if isinstance(text, str):
+        # Most texts are square names already: one dict look-up instead of the pattern.
+        i = SQ_INDEX.get(text)
+        if i is not None:
+            return i
     if not isinstance(text, str) or not _SQ_RE.match(text):
         raise IllegalMove(f"{text!r} is not a square of the board (A1 to L12).", "bad_square")
     return SQ_INDEX[text]
@@ -209,9 +214,8 @@ class Derived:
         terrain = board.terrain
         # Castles per area, each list in square order: walk the castles, not every square.
         castles: list[list[int]] = [[] for _ in areas]
-        for s in range(NSQ):
-            if castle[s] >= 0:
-                castles[label[s]].append(s)
+        for s in board.castle_squares():
+            castles[label[s]].append(s)
         self.castles = castles
         domain_at = [-1] * NSQ
         domains: dict[int, Domain] = {}
@@ -397,13 +401,14 @@ class Board:
         border: per edge, 1 if a border marker stands on it.
         borders_on_board: number of markers on the board.
 
-    Two caches, never part of the game's data: the partition into areas
+    Three caches, never part of the game's data: the partition into areas
     (``_la``: label per square, squares per area), kept up to date locally
-    when a border is added or a square changes domain, and the ``Derived``
-    facts built from it (``_d``), dropped whenever a piece or border moves.
+    when a border is added or a square changes domain, the ``Derived``
+    facts built from it (``_d``), dropped whenever a piece or border moves,
+    and the castle squares (``_cs``), dropped when a castle is placed.
     """
 
-    __slots__ = ("terrain", "castle", "knight", "border", "borders_on_board", "_la", "_d")
+    __slots__ = ("terrain", "castle", "knight", "border", "borders_on_board", "_la", "_d", "_cs")
 
     def __init__(self, terrain: str) -> None:
         self.terrain = terrain
@@ -413,6 +418,7 @@ class Board:
         self.borders_on_board = 0
         self._la: tuple[list[int], list[list[int]]] | None = None
         self._d: Derived | None = None
+        self._cs: tuple[int, ...] | None = None
 
     def copy(self) -> Board:
         """Return an independent copy (caches are shared: they are never mutated, only replaced)."""
@@ -424,6 +430,7 @@ class Board:
         b.borders_on_board = self.borders_on_board
         b._la = self._la
         b._d = self._d
+        b._cs = self._cs
         return b
 
     def __getstate__(self) -> tuple[str, list[int], list[int], bytes, int]:
@@ -434,6 +441,7 @@ class Board:
         self.border = bytearray(border)
         self._la = None
         self._d = None
+        self._cs = None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and self.__getstate__() == other.__getstate__()
@@ -546,6 +554,7 @@ class Board:
         """Put a castle of ``colour`` on square ``s``."""
         self.castle[s] = colour
         self._d = None
+        self._cs = None
 
     def set_knight(self, s: int, colour: int) -> None:
         """Put a knight of ``colour`` on ``s`` (-1 removes the knight)."""
@@ -554,6 +563,18 @@ class Board:
         self._d = None
 
     # -- queries --
+    def castle_squares(self) -> tuple[int, ...]:
+        """Return the squares holding a castle (any colour), in square order.
+
+        Castles are placed during setup only and never move, so the answer
+        is kept (and shared by copies) until the next ``set_castle``: most
+        questions about castles then walk a dozen squares, not 144.
+        """
+        cs = self._cs
+        if cs is None:
+            cs = self._cs = tuple(s for s, c in enumerate(self.castle) if c >= 0)
+        return cs
+
     def occupied(self, s: int) -> bool:
         """True if a castle or a knight stands on ``s``."""
         return self.castle[s] >= 0 or self.knight[s] >= 0

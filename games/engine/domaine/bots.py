@@ -190,64 +190,54 @@ def _bits(items: Any) -> int:
     return out
 
 
-#: Per square, the rectangles that hold it as (k, squares mask, perimeter
-#: mask, perimeter size): ``plans`` tests a rectangle with two int ANDs
-#: instead of two set intersections (same answers, a quarter of the time).
-_RECT_MASKS_AT: list[list[tuple[int, int, int, int]]] = [
-    [(k, _bits(_RECTS[k][0]), _bits(_RECTS[k][1]), len(_RECTS[k][1])) for k in _RECTS_AT[s]] for s in range(NSQ)
+def _rect_corners(k: int) -> tuple[int, int, int, int]:
+    """Indices into a ``_prefix_sums`` table of rectangle k's four corners:
+    (after its last column and row, before its first column and after its
+    last row, after its last column and before its first row, before both)."""
+    sq = _RECTS[k][0]
+    c0, c1, r0, r1 = min(sq) // N, max(sq) // N + 1, min(sq) % N, max(sq) % N + 1
+    w = N + 1
+    return c1 * w + r1, c0 * w + r1, c1 * w + r0, c0 * w + r0
+
+
+#: Per square, the rectangles that hold it as (k, squares mask with the
+#: perimeter mask shifted above them, perimeter mask, perimeter size, its
+#: ``_rect_corners``): ``plans`` tests a rectangle's squares and perimeter
+#: with one int AND instead of two set intersections (same answers, a
+#: fraction of the time) and reads its value off four prefix sums.
+_RECT_MASKS_AT: list[list[tuple[int, int, int, int, tuple[int, int, int, int]]]] = [
+    [
+        (k, _bits(_RECTS[k][0]) | _bits(_RECTS[k][1]) << NSQ, _bits(_RECTS[k][1]), len(_RECTS[k][1]), _rect_corners(k))
+        for k in _RECTS_AT[s]
+    ]
+    for s in range(NSQ)
 ]
 
-
-#: Per rectangle, its columns and rows as (first column, last column + 1, first row, last row + 1).
-_RECT_BOUNDS: list[tuple[int, int, int, int]] = [
-    (min(sq) // N, max(sq) // N + 1, min(sq) % N, max(sq) % N + 1) for sq, _per in _RECTS
-]
-
-_RECT_VALUES: dict[str, list[list[tuple[int, int, int, int, float]] | None]] = {}
+_PREFIX: dict[str, list[float]] = {}
 
 
-def _rects_with_values(terrain: str, s: int) -> list[tuple[int, int, int, int, float]]:
-    """``_RECT_MASKS_AT[s]`` with each rectangle's plan value on this terrain
-    appended, memoised per board and square (the terrain never changes in a game).
-
-    A value is read off a table of prefix sums (four look-ups, not a sum over
-    the rectangle); plan values are multiples of 0.5, so every float sum is
-    exact and equals the square-by-square sum."""
-    memo = _RECT_VALUES.get(terrain)
-    if memo is None:
-        if len(_RECT_VALUES) > 64:
-            _RECT_VALUES.clear()
-        memo = _RECT_VALUES[terrain] = [None] * NSQ
-    got = memo[s]
-    if got is None:
-        pre = _prefix_sums(terrain)
-        got = memo[s] = []
-        for r in _RECT_MASKS_AT[s]:
-            c0, c1, r0, r1 = _RECT_BOUNDS[r[0]]
-            got.append((*r, pre[c1][r1] - pre[c0][r1] - pre[c1][r0] + pre[c0][r0]))
-    return got
-
-
-_PREFIX: dict[str, list[list[float]]] = {}
-
-
-def _prefix_sums(terrain: str) -> list[list[float]]:
-    """``pre[c][r]``: plan points of the squares in columns below c and rows below r."""
+def _prefix_sums(terrain: str) -> list[float]:
+    """Per board, ``pre[c * 13 + r]``: the plan points of the squares in the
+    columns before c and the rows before r (memoised: the terrain never changes in a game)."""
     got = _PREFIX.get(terrain)
     if got is None:
         if len(_PREFIX) > 64:
             _PREFIX.clear()
-        got = _PREFIX[terrain] = [[0.0] * (N + 1) for _ in range(N + 1)]
+        w = N + 1
+        got = _PREFIX[terrain] = [0.0] * (w * w)
         for c in range(N):
             for r in range(N):
-                got[c + 1][r + 1] = got[c][r + 1] + got[c + 1][r] - got[c][r] + _PLAN_POINTS[terrain[c * N + r]]
+                got[(c + 1) * w + r + 1] = (
+                    got[c * w + r + 1] + got[(c + 1) * w + r] - got[c * w + r] + _PLAN_POINTS[terrain[c * N + r]]
+                )
     return got
 
 
 def score_diff(board: Board, me: int, n: int) -> int:
     """Return my live score minus the best opponent's."""
     sc = board.derived().scores
-    return sc[me] - max(sc[i] for i in range(n) if i != me)
+    # The others' scores sliced out in C: max over the same numbers as a loop skipping ``me``.
+    return sc[me] - max(sc[:me] + sc[me + 1 : n])
 
 
 def expansion_diff(board: Board, me: int, n: int, castle: int, s: int) -> int:
@@ -268,7 +258,7 @@ def expansion_diff(board: Board, me: int, n: int, castle: int, s: int) -> int:
         touching = [t for t, e in ADJ[s] if label[t] == old and not border[e]]
         if len(touching) > 1 and not _reaches_all_without(board, label, old, touching, s):
             scores = _split_scores(board, d, board.castle[castle], s)
-            return scores[me] - max(scores[i] for i in range(n) if i != me)
+            return scores[me] - max(scores[:me] + scores[me + 1 : n])
     scores = d.scores[:]
     t = board.terrain[s]
     pts = rules.SQUARE_POINTS[t]
@@ -281,7 +271,7 @@ def expansion_diff(board: Board, me: int, n: int, castle: int, s: int) -> int:
         scores[o] -= pts
         if t in d.mines[o] and d.mines[o][t] == rules.MINE_MAJORITY:
             scores[o] -= rules.MINE_MAJORITY_POINTS
-    return scores[me] - max(scores[i] for i in range(n) if i != me)
+    return scores[me] - max(scores[:me] + scores[me + 1 : n])
 
 
 def _split_scores(board: Board, d: Derived, owner: int, s: int) -> list[int]:
@@ -364,26 +354,35 @@ def plans(st: State, me: int, limit: int = 4) -> list[tuple[float, list[int], fr
     got = d.cache.get("plan_blocked")
     if got is None:
         # Castles and domains change only with the Derived facts: work them out once per Derived.
-        castles = [s for s, c in enumerate(castle) if c >= 0]
-        got = d.cache["plan_blocked"] = (castles, _bits(castles) | _bits(s for s, c in enumerate(domain_at) if c >= 0))
+        castles = board.castle_squares()
+        got = d.cache["plan_blocked"] = (castles, _bits(castles) | _square_mask(domain_at))
     castles, blocked = got
-    terrain = board.terrain
+    pre = _prefix_sums(board.terrain)
     out = []
     for c in castles:
         if castle[c] != me or domain_at[c] == c:
             continue
         # c is in no domain (it would be its own), so it is blocked only as a castle.
-        others = blocked & ~(1 << c)
-        for k, sq_mask, per_mask, per_len, value in _rects_with_values(terrain, c):
-            if others & sq_mask or illegal & per_mask:
+        # Squares and edges in one mask (edges above bit NSQ): one AND tests both.
+        bad = (blocked & ~(1 << c)) | illegal << NSQ
+        for k, both, per_mask, per_len, (i11, i01, i10, i00) in _RECT_MASKS_AT[c]:
+            if bad & both:
                 continue
             need = per_len - (per_mask & bordered_mask).bit_count()
             if not need:
                 continue
+            # The rectangle's plan value off the prefix sums: plan values are multiples of 0.5,
+            # so the float sums are exact and equal the square-by-square sum.
+            value = pre[i11] - pre[i01] - pre[i10] + pre[i00]
             out.append((value / (need + 2), -k, value, k))
     return [
         (v, sorted(e for e in _RECTS[k][1] if not border[e]), _RECTS[k][0]) for _, _, v, k in heapq.nlargest(limit, out)
     ]
+
+
+def _square_mask(domain_at: list[int]) -> int:
+    """The squares in a domain (``domain_at`` >= 0) as an int bit mask, built in C."""
+    return int(bytes(map((-1).__lt__, reversed(domain_at))).translate(A.BIT_DIGITS), 2)
 
 
 _ALL_EDGES = frozenset(range(NEDGES))
@@ -636,8 +635,9 @@ def _best_parts(
         b = board.copy()
         chosen: list[str] = []
         gain, extra = 0.0, 0
-        # Whether a domain of mine touches another domain: knights do not change domains, so once per domain.
-        fronts: dict[int, bool] = {}
+        # Whether a domain of mine touches another domain: knights do not change domains, so once per
+        # domain, kept with the Derived facts (later plays on the same domains ask again).
+        fronts: dict[int, bool] = d.cache.setdefault("fronts", {})
         for _ in range(n):
             options = []
             for s in A.knight_squares(b, me, gold_left - extra):

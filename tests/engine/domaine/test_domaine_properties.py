@@ -11,9 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
 from games.engine.core import IllegalMove
+from games.engine.domaine import actions as A
+from games.engine.domaine import bots as B
 from games.engine.domaine import rules
+from games.engine.domaine.board import NSQ
 from games.engine.domaine.bots import BOTS
-from games.engine.domaine.engine import ENGINE, PlayerView
+from games.engine.domaine.engine import ENGINE, PlayerView, setup_colour
 from games.engine.domaine.state import State
 
 MAX_MOVES = 3000
@@ -171,3 +174,36 @@ def test_state_pickles_and_copies():
     again = pickle.loads(pickle.dumps(st))
     assert again.key() == st.key()
     assert st.copy().key() == st.key()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_shortcuts_agree_with_the_plain_computation(players):
+    """The speed-ups answer as the plain rules would, position after position:
+    the legal border mask is the legal border list, the setup candidates are
+    the squares ``_castle_square_ok`` accepts, and greedy's expansion score
+    (worked out from the parts when an area falls apart) is the score of a
+    copy with the expansion played."""
+    rng = random.Random(players)
+    checked = 0
+    for seed in range(2):
+        st = ENGINE.new_game({}, players, 40 + seed)
+        names = ["greedy", "random"] * 2
+        while not ENGINE.is_over(st):
+            b = st.board
+            if st.step == "setup":
+                colour = setup_colour(st)
+                gold = None if colour == rules.NEUTRAL else st.players[st.turn_player].gold
+                cands, _own = A._setup_candidates(b, colour, gold, st.rules)
+                assert cands == [s for s in range(NSQ) if A._castle_square_ok(b, colour, s, gold, st.rules)]
+            else:
+                assert A.legal_border_mask(b) == sum(1 << e for e in A.legal_border_edges(b))
+                for me in range(players):
+                    for c in A.own_domains(b, me):
+                        for s in A.expand_squares(b, st.alliances, me, c):
+                            played = b.copy()
+                            A.take_square(played, c, s)
+                            assert B.expansion_diff(b, me, players, c, s) == B.score_diff(played, me, players)
+                            checked += 1
+            p = st.turn_player
+            ENGINE.apply(st, p, BOTS[names[(p + seed) % 2]](PlayerView(st, p), rng))
+    assert checked > 100
