@@ -8,6 +8,10 @@ played through the engine alone (no database rows, no clocks): every
 decision is answered by the seat's bot from that seat's own view, as the
 site's bot seats are.
 
+A level's move runs under the site's CPU budget (``HERALD_BOT_CPU_BUDGET``,
+``games.botbudget``): one that runs out is made by the level below, as on
+the site, so the ladder measures the levels players meet.
+
 Each level is rated with the players' model (``ratings.skill.rate_field``,
 openskill's Plackett-Luce), starting from a newcomer's belief, games taken in
 the order played; the displayed rating is the players' formula too, so a
@@ -31,6 +35,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import kinds
+from games.botbudget import move_within_budget
 from ratings.models import BotLevelRating
 from ratings.skill import display_rating, rate_field
 
@@ -61,8 +66,17 @@ class LevelRecord:
     cpu_seconds: float = 0.0
 
 
+def _same(rng: random.Random) -> Callable[[str], random.Random]:
+    """``rng`` for whichever level moves (``move_within_budget``'s ``rng_for``)."""
+    return lambda _name: rng
+
+
 def play_bots(
-    kind: kinds.GameKind, bots: list[str], seed: int, options: dict[str, Any] | None = None
+    kind: kinds.GameKind,
+    bots: list[str],
+    seed: int,
+    options: dict[str, Any] | None = None,
+    budget: float | None = None,
 ) -> tuple[list[int], list[int], list[float]]:
     """Play one game of ``kind`` with bot ``bots[seat]`` in each seat; return ranks, moves and CPU per seat.
 
@@ -71,6 +85,8 @@ def play_bots(
         bots: bot names (keys of ``kind.bots``), one per seat.
         seed: the game's seed (its deal, a random setup too) and the bots' randomness.
         options: the game's options (``None``: its defaults).
+        budget: CPU seconds a level's move may take before the level below makes it (``None``: the
+            site's ``HERALD_BOT_CPU_BUDGET``; 0: no budget).
 
     Returns:
         ``(ranks, moves, cpu_seconds)``, each one entry per seat; ranks start at 1, equal ranks are a tie
@@ -81,7 +97,11 @@ def play_bots(
         KeyError: a bot name the game does not have.
     """
     engine = kind.engine()
-    table: list[Callable[[dict[str, Any], random.Random], dict[str, Any]]] = [kind.bots[name] for name in bots]
+    table = kind.bots
+    missing = [name for name in bots if name not in table]
+    if missing:
+        raise KeyError(f"{kind.name} has no bot {missing[0]!r}")
+    seconds = settings.HERALD_BOT_CPU_BUDGET if budget is None else budget
     n = len(bots)
     state = engine.new_game(engine.normalize_options(options or {}, n, seed), n, seed)
     rngs = [random.Random(f"bot-ladder:{seed}:{seat}") for seat in range(n)]
@@ -96,7 +116,11 @@ def play_bots(
             break
         seat = pending[0].player
         started = time.process_time()
-        move = table[seat](engine.player_view(state, seat), rngs[seat])
+        # The seat's one generator for whichever level moves: without a hand-down, the games of the budget-free
+        # ladder (the same seed, the same games).
+        _moved, move = move_within_budget(
+            table, bots[seat], engine.player_view(state, seat), _same(rngs[seat]), seconds
+        )
         cpu[seat] += time.process_time() - started
         moves[seat] += 1
         engine.apply(state, seat, move)

@@ -75,3 +75,19 @@ def test_the_bots_page_speaks_chinese(client, language, level):
     call_command("bot_ladder", "--kind", "counter", "--games", "2", stdout=StringIO())
     html = client.get("/bots/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert level in html and "The bots" not in html
+
+
+def test_a_level_that_runs_out_of_cpu_in_the_ladder_moves_as_the_level_below_as_on_the_site(monkeypatch):
+    """The ladder measures the levels players meet: a level over the CPU budget is played by the level below."""
+    from tests.counter import bots
+
+    def spin(view, rng):
+        while True:
+            sum(range(1000))
+
+    monkeypatch.setitem(bots.BOTS, "level3", spin)
+    counter = kinds.get("counter")
+    ranks, moves, _cpu = play_bots(counter, ["level3", "level1"], seed=7, budget=0.05)
+    assert sorted(ranks) == [1, 2] and moves[0] > 0  # finished: level 2 made level 3's moves
+    with pytest.raises(KeyError, match="no bot"):
+        play_bots(counter, ["level9", "level1"], seed=7)
