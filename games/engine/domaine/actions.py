@@ -321,10 +321,17 @@ def own_domains(board: Board, player: int) -> list[int]:
 
 
 def domains_share_edge(d: Derived, c1: int, c2: int) -> bool:
-    """True if the domains of castles c1 and c2 touch along at least one edge."""
-    label = d.label
-    a2 = d.domains[c2].area
-    return any(label[t] == a2 for s in d.domains[c1].squares for t in NEIGHBOURS[s])
+    """True if the domains of castles c1 and c2 touch along at least one edge.
+
+    Kept per ``Derived`` (``cache``): the answer follows from the domains
+    alone, and desertion asks it for every knight on the board."""
+    memo: dict[tuple[int, int], bool] = d.cache.setdefault("share", {})
+    got = memo.get((c1, c2))
+    if got is None:
+        label = d.label
+        a2 = d.domains[c2].area
+        got = memo[c1, c2] = any(label[t] == a2 for s in d.domains[c1].squares for t in NEIGHBOURS[s])
+    return got
 
 
 # --- Desertion -----------------------------------------------------------------

@@ -13,6 +13,7 @@ smaller side runs out), so placing borders never floods the whole board.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -114,9 +115,18 @@ def colour_name(colour: int) -> int | str:
 
 
 def load_tiles() -> tuple[str, dict[str, list[str]]]:
-    """Return (centre tile id, {tile id: 4 rows}) from ``data/tiles.json``."""
+    """Return (centre tile id, {tile id: 4 rows}) from ``data/tiles.json``.
+
+    The file is read once per process (every deal used to read and parse it
+    again); each call returns its own lists, so a caller may change them."""
+    centre, tiles = _tiles_file()
+    return centre, {tid: list(rows) for tid, rows in tiles.items()}
+
+
+@functools.cache
+def _tiles_file() -> tuple[str, dict[str, tuple[str, ...]]]:
     data = json.loads((_DATA / "tiles.json").read_text(encoding="utf-8"))
-    return data["centre"], data["tiles"]
+    return data["centre"], {tid: tuple(rows) for tid, rows in data["tiles"].items()}
 
 
 def _turn(rows: list[str], quarter_turns: int) -> list[str]:
@@ -351,6 +361,70 @@ def _joined_around(border: bytearray, label: list[int], area: int, centre: int, 
     return len(set(group.values())) == 1
 
 
+def parts_without(
+    border: bytearray, label: list[int], area: int, members: list[int], skip: int, seeds: list[int]
+) -> list[list[int]] | None:
+    """The parts area ``area`` falls into without square ``skip``, or ``None`` if it holds together.
+
+    ``members`` are the area's squares (sorted), ``seeds`` its squares next to
+    ``skip`` (every part holds one). Returns the parts' squares, each sorted,
+    ordered by first square: the parts a flood of the area without ``skip``
+    finds, in the order a flood from each smallest square left finds them.
+
+    One search per seed, taking turns square by square; two that meet join.
+    It stops as soon as every seed is joined (no split), or when all
+    searches but one have run out: that one's part is the rest of the area,
+    read off ``members`` without searching it. The usual split cuts a small
+    pocket off a large area, so only the pocket is searched.
+    """
+    k = len(seeds)
+    owner = dict(zip(seeds, range(k), strict=True))
+    root = list(range(k))
+    stacks = [[t] for t in seeds]
+    found = [[t] for t in seeds]
+    live = list(range(k))
+    groups = k
+    while len(live) > 1:
+        for r in live[:]:
+            if root[r] != r:
+                continue
+            stack = stacks[r]
+            q = stack.pop()
+            for t, e in ADJ[q]:
+                if border[e] or t == skip or label[t] != area:
+                    continue
+                o = owner.get(t)
+                if o is None:
+                    owner[t] = r
+                    stack.append(t)
+                    found[r].append(t)
+                    continue
+                while root[o] != o:
+                    o = root[o]
+                if o != r:
+                    # Two searches met: one part. Fold o's search into r's.
+                    root[o] = r
+                    stack.extend(stacks[o])
+                    found[r].extend(found[o])
+                    if o in live:
+                        live.remove(o)
+                    groups -= 1
+                    if groups == 1:
+                        return None
+            if not stack:
+                live.remove(r)
+    if groups == 1:
+        return None
+    done = [r for r in range(k) if root[r] == r and r not in live]
+    parts = [sorted(found[r]) for r in done]
+    if live:
+        seen = {q for r in done for q in found[r]}
+        seen.add(skip)
+        parts.append([q for q in members if q not in seen])
+    parts.sort()
+    return parts
+
+
 def _reaches_all(
     border: bytearray,
     label: list[int],
@@ -494,7 +568,7 @@ class Board:
         """Move square ``s`` into the area across the ``removed`` edges, putting
         markers on the ``added`` edges (expansion). Updates the areas locally:
         ``s`` joins its new area, and only what is left of its old area is
-        flooded again (it may fall apart into several areas)."""
+        searched again (it may fall apart into several areas: ``parts_without``)."""
         la = self._la
         for e in removed:
             self.border[e] = 0
@@ -515,25 +589,16 @@ class Board:
         # Squares of the old area that touched s: if one search from the first
         # reaches all the others, what is left of the old area holds together.
         touching = [t for t, e in ADJ[s] if label[t] == old]
-        if touching and _reaches_all(border, label, old, touching, centre=s):
-            areas[old] = [q for q in areas[old] if q != s]
-            self._la = (label, areas)
-            return
-        rest = set(areas[old])
-        rest.discard(s)
         parts = []
-        while rest:
-            start = min(rest)
-            rest.discard(start)
-            part, stack = [start], [start]
-            while stack:
-                q = stack.pop()
-                for t, e in ADJ[q]:
-                    if t in rest and not border[e]:
-                        rest.discard(t)
-                        part.append(t)
-                        stack.append(t)
-            parts.append(sorted(part))
+        if touching:
+            got = None
+            if not _joined_around(border, label, old, s, touching):
+                got = parts_without(border, label, old, areas[old], s, touching)
+            if got is None:
+                areas[old] = [q for q in areas[old] if q != s]
+                self._la = (label, areas)
+                return
+            parts = got
         if parts:
             areas[old] = parts[0]
             for part in parts[1:]:

@@ -39,11 +39,12 @@ from games.engine.domaine.board import (
     SQ_NAME,
     Board,
     Derived,
-    _reaches_all,
+    _joined_around,
     parse_square,
+    parts_without,
 )
 from games.engine.domaine.cards import ALLIANCE, BORDERS, CARDS, DESERTION, EXPAND, KNIGHTS, Card
-from games.engine.domaine.engine import PlayerView, legal_moves
+from games.engine.domaine.engine import PlayerView, legal_moves, setup_colour
 from games.engine.domaine.search import SearchBot
 from games.engine.domaine.state import SETUP, TAKE, State
 
@@ -256,9 +257,11 @@ def expansion_diff(board: Board, me: int, n: int, castle: int, s: int) -> int:
         # An area without castles scores nothing whole or in parts: no need to look for a split.
         border = board.border
         touching = [t for t, e in ADJ[s] if label[t] == old and not border[e]]
-        if len(touching) > 1 and not _reaches_all_without(board, label, old, touching, s):
-            scores = _split_scores(board, d, board.castle[castle], s)
-            return scores[me] - max(scores[:me] + scores[me + 1 : n])
+        if len(touching) > 1 and not _joined_around(border, label, old, s, touching):
+            parts = parts_without(border, label, old, d.areas[old], s, touching)
+            if parts is not None:
+                scores = _split_scores(board, d, board.castle[castle], s, parts)
+                return scores[me] - max(scores[:me] + scores[me + 1 : n])
     scores = d.scores[:]
     t = board.terrain[s]
     pts = rules.SQUARE_POINTS[t]
@@ -274,22 +277,20 @@ def expansion_diff(board: Board, me: int, n: int, castle: int, s: int) -> int:
     return scores[me] - max(scores[:me] + scores[me + 1 : n])
 
 
-def _split_scores(board: Board, d: Derived, owner: int, s: int) -> list[int]:
+def _split_scores(board: Board, d: Derived, owner: int, s: int, parts: list[list[int]]) -> list[int]:
     """Scores per colour after a domain of ``owner`` takes ``s``, whose old area
-    (with castles) falls apart without it.
+    (with castles) falls into ``parts`` without it (``board.parts_without``).
 
     The old area stops counting for its owner if it was a domain; each part
-    holding a castle is found by a search from that castle (parts without
-    castles score nothing) and counts for its owner if it holds just one;
-    ``s`` counts for ``owner``; mine majorities are then counted again for
-    the colours whose mines moved. The same sums as ``Derived`` on a board
-    with the expansion played, without copying and re-deriving the board.
+    holding just one castle counts for that castle's owner (parts without
+    castles score nothing); ``s`` counts for ``owner``; mine majorities are
+    then counted again for the colours whose mines moved. The same sums as
+    ``Derived`` on a board with the expansion played, without copying and
+    re-deriving the board.
     """
-    label = d.label
-    old = label[s]
+    old = d.label[s]
     terrain = board.terrain
     castle = board.castle
-    border = board.border
     pts = rules.SQUARE_POINTS
     scores = d.scores[:]
     moved: dict[int, dict[str, int]] = {}
@@ -308,33 +309,22 @@ def _split_scores(board: Board, d: Derived, owner: int, s: int) -> list[int]:
     cs = d.castles[old]
     if len(cs) == 1:
         count(castle[cs[0]], d.areas[old], -1)
-    seen = {s}
-    for c in cs:
-        if c in seen:
-            continue
-        seen.add(c)
-        part, stack = [c], [c]
-        while stack:
-            q = stack.pop()
-            for t, e in ADJ[q]:
-                if t not in seen and not border[e] and label[t] == old:
-                    seen.add(t)
-                    part.append(t)
-                    stack.append(t)
-        held = [x for x in part if castle[x] >= 0]
+    # Each castle of the old area is in one part: look for them in all parts but the largest,
+    # whose castles are then the others (the largest part is usually most of the area).
+    parts = sorted(parts, key=len)
+    rest = set(cs)
+    for part in parts[:-1]:
+        held = [q for q in part if castle[q] >= 0]
+        rest.difference_update(held)
         if len(held) == 1:
-            count(castle[c], part, 1)
+            count(castle[held[0]], part, 1)
+    if parts and len(rest) == 1:
+        count(castle[rest.pop()], parts[-1], 1)
     for colour, mc in moved.items():
         before = sum(1 for m in rules.MINES if d.mines[colour][m] >= rules.MINE_MAJORITY)
         after = sum(1 for m in rules.MINES if mc[m] >= rules.MINE_MAJORITY)
         scores[colour] += (after - before) * rules.MINE_MAJORITY_POINTS
     return scores
-
-
-def _reaches_all_without(board: Board, label: list[int], area: int, targets: list[int], skip: int) -> bool:
-    """True if, inside ``area`` and avoiding square ``skip``, a search from
-    ``targets[0]`` reaches all other targets (breadth-first, stops early)."""
-    return _reaches_all(board.border, label, area, targets, skip, centre=skip)
 
 
 def plans(st: State, me: int, limit: int = 4) -> list[tuple[float, list[int], frozenset[int]]]:
@@ -448,26 +438,61 @@ def _castle_crowding(castles: list[int], s: int) -> float:
 def greedy_setup(st: State, me: int) -> Move:
     """Place a castle where villages, mines and forests are near and other
     castles far; its knight on a meadow if one is next to it. Neutral
-    castles go near the opponents' castles and away from the bot's."""
+    castles go near the opponents' castles and away from the bot's.
+
+    Walks the placements in ``legal_moves``' order (castle squares, then each
+    one's knight squares in square order) and keeps the first best, as
+    ``max`` over that list would, without building a move for each."""
+    board = st.board
+    rs = st.rules
+    if st.step != SETUP or me != st.turn_player:
+        return _greedy_setup_listed(st, me)
+    colour = setup_colour(st)
+    if colour == rules.NEUTRAL:
+        squares = A.setup_castle_squares(board, colour, None, rs)
+        if not squares:
+            return _greedy_setup_listed(st, me)
+        return {"act": "place_neutral", "at": SQ_NAME[max(squares, key=_neutral_key(board, me))]}
+    gold = st.players[me].gold
+    castles = list(board.castle_squares())
+    terrain = board.terrain
+    best: tuple[tuple[float, int], int, int] | None = None
+    for s in A.setup_castle_squares(board, colour, gold, rs):
+        v = _near_value(board, s) - _castle_crowding(castles, s)
+        for k in sorted(NEIGHBOURS[s]):
+            if A.setup_knight_refusal(board, s, k, gold, rs) is None:
+                # Best castle square first, then a meadow (free) for its knight.
+                value = (v, -(terrain[k] == rules.FOREST))
+                if best is None or value > best[0]:
+                    best = (value, s, k)
+    if best is None:
+        return _greedy_setup_listed(st, me)
+    return {"act": "place_castle", "at": SQ_NAME[best[1]], "knight": SQ_NAME[best[2]]}
+
+
+def _neutral_key(board: Board, me: int) -> Any:
+    """The neutral castle's value per square: near the opponents' castles, away from the bot's own."""
+    # The players' castles, found once rather than once per candidate square.
+    placed = [(divmod(c, N), -1 if col == me else 1) for c, col in enumerate(board.castle) if 0 <= col < rules.NEUTRAL]
+
+    def neutral_key(s: int) -> float:
+        sc, sr = divmod(s, N)
+        v = 0.0
+        for (cc, cr), sign in placed:
+            dist = abs(cc - sc) + abs(cr - sr)
+            v += sign * max(0, 6 - dist)
+        return v
+
+    return neutral_key
+
+
+def _greedy_setup_listed(st: State, me: int) -> Move:
+    """``greedy_setup`` over the list of ``legal_moves`` (when the walk above finds no placement)."""
     moves = legal_moves(st, me)
     board = st.board
     if moves and moves[0]["act"] == "place_neutral":
-        # The players' castles, found once rather than once per candidate square.
-        placed = [
-            (divmod(c, N), -1 if col == me else 1) for c, col in enumerate(board.castle) if 0 <= col < rules.NEUTRAL
-        ]
-
-        def neutral_key(m: Move) -> float:
-            """Near the opponents' castles, away from the bot's own."""
-            s = parse_square(m["at"])
-            sc, sr = divmod(s, N)
-            v = 0.0
-            for (cc, cr), sign in placed:
-                dist = abs(cc - sc) + abs(cr - sr)
-                v += sign * max(0, 6 - dist)
-            return v
-
-        return max(moves, key=neutral_key)
+        neutral = _neutral_key(board, me)
+        return max(moves, key=lambda m: neutral(parse_square(m["at"])))
     best: dict[str, float] = {}
     castles = [c for c, col in enumerate(board.castle) if col >= 0]
     for m in moves:

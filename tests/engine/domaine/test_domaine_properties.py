@@ -180,7 +180,8 @@ def test_state_pickles_and_copies():
 def test_shortcuts_agree_with_the_plain_computation(players):
     """The speed-ups answer as the plain rules would, position after position:
     the legal border mask is the legal border list, the setup candidates are
-    the squares ``_castle_square_ok`` accepts, and greedy's expansion score
+    the squares ``_castle_square_ok`` accepts, greedy's placement is the best
+    of the listed legal moves, and greedy's expansion score
     (worked out from the parts when an area falls apart) is the score of a
     copy with the expansion played."""
     rng = random.Random(players)
@@ -195,6 +196,7 @@ def test_shortcuts_agree_with_the_plain_computation(players):
                 gold = None if colour == rules.NEUTRAL else st.players[st.turn_player].gold
                 cands, _own = A._setup_candidates(b, colour, gold, st.rules)
                 assert cands == [s for s in range(NSQ) if A._castle_square_ok(b, colour, s, gold, st.rules)]
+                assert B.greedy_setup(st, st.turn_player) == B._greedy_setup_listed(st, st.turn_player)
             else:
                 assert A.legal_border_mask(b) == sum(1 << e for e in A.legal_border_edges(b))
                 for me in range(players):
