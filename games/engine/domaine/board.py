@@ -197,6 +197,23 @@ class Domain:
     knights: int
 
 
+_SQUARE_TERRAIN: dict[str, tuple[list[int], list[str]]] = {}
+
+
+def _square_terrain(terrain: str) -> tuple[list[int], list[str]]:
+    """Per square, its points in a domain and its mine letter ("" for none),
+    memoised per board (the terrain never changes in a game)."""
+    got = _SQUARE_TERRAIN.get(terrain)
+    if got is None:
+        if len(_SQUARE_TERRAIN) > 64:
+            _SQUARE_TERRAIN.clear()
+        got = _SQUARE_TERRAIN[terrain] = (
+            [rules.SQUARE_POINTS[t] for t in terrain],
+            [t if t in rules.MINES else "" for t in terrain],
+        )
+    return got
+
+
 class Derived:
     """What follows from a board: areas, domains, neutral zones, scores.
 
@@ -221,7 +238,6 @@ class Derived:
         self.cache: dict[str, Any] = {}
         castle = board.castle
         knight = board.knight
-        terrain = board.terrain
         # Castles per area, each list in square order: walk the castles, not every square.
         castles: list[list[int]] = [[] for _ in areas]
         for s in board.castle_squares():
@@ -231,7 +247,8 @@ class Derived:
         domains: dict[int, Domain] = {}
         scores = [0] * (rules.NEUTRAL + 1)
         mines = [dict.fromkeys(rules.MINES, 0) for _ in range(rules.NEUTRAL + 1)]
-        pts = rules.SQUARE_POINTS
+        points, mine_at = _square_terrain(board.terrain)
+        owners = set()
         for a, cs in enumerate(self.castles):
             if len(cs) != 1:
                 continue
@@ -245,15 +262,18 @@ class Derived:
                 domain_at[s] = c
                 if knight[s] == owner:
                     k += 1
-                t = terrain[s]
-                score += pts[t]
-                if t in mc:
-                    mc[t] += 1
+                score += points[s]
+                m = mine_at[s]
+                if m:
+                    mc[m] += 1
             scores[owner] += score
+            owners.add(owner)
             domains[c] = Domain(c, owner, a, squares, k)
-        for colour in range(rules.NEUTRAL + 1):
+        # A colour without domains has no mines: only the owners can have a majority.
+        for colour in owners:
+            mc = mines[colour]
             for m in rules.MINES:
-                if mines[colour][m] >= rules.MINE_MAJORITY:
+                if mc[m] >= rules.MINE_MAJORITY:
                     scores[colour] += rules.MINE_MAJORITY_POINTS
         self.domain_at = domain_at
         self.domains = domains
@@ -292,6 +312,22 @@ def _label_areas(border: bytearray) -> tuple[list[int], list[list[int]]]:
     return label, areas
 
 
+def _loops() -> list[list[tuple[int, int, int]]]:
+    """Per edge a-b, the other three edges of each 2x2 block holding it: (a-a2, a2-b2, b2-b)."""
+    out = []
+    for a, b in EDGES:
+        loops = []
+        for a2 in NEIGHBOURS[a]:
+            for b2 in NEIGHBOURS[b]:
+                if a2 != b and b2 != a and b2 in NEIGHBOURS[a2]:
+                    loops.append((edge_between(a, a2), edge_between(a2, b2), edge_between(b2, b)))
+        out.append(loops)
+    return out
+
+
+_LOOPS = _loops()
+
+
 def split_side(border: bytearray, a: int, b: int) -> list[int] | None:
     """If a border on the (free) edge a-b would cut their area in two, return
     the smaller side's squares; else ``None``.
@@ -301,6 +337,10 @@ def split_side(border: bytearray, a: int, b: int) -> list[int] | None:
     The edge a-b itself is treated as bordered.
     """
     e_ab = edge_between(a, b)
+    for e1, e2, e3 in _LOOPS[e_ab]:
+        # a and b stay joined around a 2x2 block with its other three edges free: no split.
+        if not (border[e1] or border[e2] or border[e3]):
+            return None
     seen = {a: 0, b: 1}
     stacks = ([a], [b])
     sides: tuple[list[int], list[int]] = ([a], [b])

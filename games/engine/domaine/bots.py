@@ -589,7 +589,9 @@ def _best_action(
     if not plan_cache:
         plan_cache.extend(_position_memo(st, me))
     memo = plan_cache[1]
-    key = (action.kind, action.n, min(gold_left, 2))
+    # Only knights and desertions spend gold beyond the card (forest surcharges): the other
+    # kinds' best use is the same at any gold, so it is worked out once per position.
+    key = (action.kind, action.n, min(gold_left, 2) if action.kind in (KNIGHTS, DESERTION) else 0)
     if key not in memo:
         if "plans" not in memo and action.kind in (BORDERS, KNIGHTS):
             memo["plans"] = plans(st, me)
