@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -389,6 +390,7 @@ def _joined_around(border: bytearray, label: list[int], area: int, centre: int, 
     caller then searches the area. ``centre`` itself is never used as a step.
     """
     group = {t: t for t in targets}
+    groups = len(group)
     for q, t1, t2, e1, e2 in _RING[centre]:
         if label[q] != area or border[e1] or border[e2]:
             continue
@@ -398,7 +400,11 @@ def _joined_around(border: bytearray, label: list[int], area: int, centre: int, 
         for t, g in group.items():
             if g == g2:
                 group[t] = g1
-    return len(set(group.values())) == 1
+        groups -= 1
+        if groups == 1:
+            # All joined: the corners left cannot part them.
+            return True
+    return groups == 1
 
 
 def parts_without(
@@ -406,7 +412,7 @@ def parts_without(
 ) -> list[list[int]] | None:
     """The parts area ``area`` falls into without square ``skip``, or ``None`` if it holds together.
 
-    ``members`` are the area's squares (sorted), ``seeds`` its squares next to
+    ``members`` are the area's squares (sorted, ``skip`` among them), ``seeds`` its squares next to
     ``skip`` (every part holds one). Returns the parts' squares, each sorted,
     ordered by first square: the parts a flood of the area without ``skip``
     finds, in the order a flood from each smallest square left finds them.
@@ -458,9 +464,11 @@ def parts_without(
     done = [r for r in range(k) if root[r] == r and r not in live]
     parts = [sorted(found[r]) for r in done]
     if live:
-        seen = {q for r in done for q in found[r]}
-        seen.add(skip)
-        parts.append([q for q in members if q not in seen])
+        # The rest: the area's sorted list without skip and the parts found, deleted by bisection.
+        rest = members[:]
+        for q in (skip, *(q for r in done for q in found[r])):
+            del rest[bisect_left(rest, q)]
+        parts.append(rest)
     parts.sort()
     return parts
 

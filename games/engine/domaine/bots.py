@@ -510,11 +510,20 @@ def _greedy_setup_listed(st: State, me: int) -> Move:
 
 
 def card_value(card: Card) -> float:
-    """How much the greedy bot likes to hold ``card`` (for takes and sales)."""
-    v = 0.0
-    for a in card.actions:
-        v = max(v, {BORDERS: 0.9 * a.n, KNIGHTS: 1.0 * a.n, EXPAND: 4.0, DESERTION: 1.5, ALLIANCE: 0.5}[a.kind])
-    return v - card.cost * GOLD_VALUE * 0.5
+    """How much the greedy bot likes to hold ``card`` (for takes and sales).
+
+    Memoised per card (the bot asks it for every card in hand and display
+    on every turn): a pure function of the card and this module's weights."""
+    v = _CARD_VALUES.get(card)
+    if v is None:
+        v = 0.0
+        for a in card.actions:
+            v = max(v, {BORDERS: 0.9 * a.n, KNIGHTS: 1.0 * a.n, EXPAND: 4.0, DESERTION: 1.5, ALLIANCE: 0.5}[a.kind])
+        v = _CARD_VALUES[card] = v - card.cost * GOLD_VALUE * 0.5
+    return v
+
+
+_CARD_VALUES: dict[Card, float] = {}
 
 
 def greedy_take(st: State, me: int) -> Move:
