@@ -250,31 +250,51 @@ def expansion_diff(board: Board, me: int, n: int, castle: int, s: int) -> int:
     parts the old area falls into (``_split_scores``), as a copy of the board
     with the expansion played would score them.
     """
+    return expansion_diffs(board, me, n, castle, [s])[0]
+
+
+def expansion_diffs(board: Board, me: int, n: int, castle: int, squares: list[int]) -> list[int]:
+    """``expansion_diff`` for each of ``squares`` (each legal on its own), in order.
+
+    One call per listing: what every square reads (the derived facts, the
+    scores, the mine counts) is looked up once."""
     d = board.derived()
     label = d.label
-    old = label[s]
-    if d.castles[old]:
-        # An area without castles scores nothing whole or in parts: no need to look for a split.
-        border = board.border
-        touching = [t for t, e in ADJ[s] if label[t] == old and not border[e]]
-        if len(touching) > 1 and not _joined_around(border, label, old, s, touching):
-            parts = parts_without(border, label, old, d.areas[old], s, touching)
-            if parts is not None:
-                scores = _split_scores(board, d, board.castle[castle], s, parts)
-                return scores[me] - max(scores[:me] + scores[me + 1 : n])
-    scores = d.scores[:]
-    t = board.terrain[s]
-    pts = rules.SQUARE_POINTS[t]
-    scores[me] += pts
-    if t in d.mines[me] and d.mines[me][t] + 1 == rules.MINE_MAJORITY:
-        scores[me] += rules.MINE_MAJORITY_POINTS
-    other = d.domain_at[s]
-    if other >= 0:
-        o = d.domains[other].owner
-        scores[o] -= pts
-        if t in d.mines[o] and d.mines[o][t] == rules.MINE_MAJORITY:
-            scores[o] -= rules.MINE_MAJORITY_POINTS
-    return scores[me] - max(scores[:me] + scores[me + 1 : n])
+    castles = d.castles
+    border = board.border
+    terrain = board.terrain
+    domain_at = d.domain_at
+    base_scores = d.scores
+    mines = d.mines
+    mine_me = mines[me]
+    points = rules.SQUARE_POINTS
+    majority, bonus = rules.MINE_MAJORITY, rules.MINE_MAJORITY_POINTS
+    out = []
+    for s in squares:
+        old = label[s]
+        if castles[old]:
+            # An area without castles scores nothing whole or in parts: no need to look for a split.
+            touching = [t for t, e in ADJ[s] if label[t] == old and not border[e]]
+            if len(touching) > 1 and not _joined_around(border, label, old, s, touching):
+                parts = parts_without(border, label, old, d.areas[old], s, touching)
+                if parts is not None:
+                    scores = _split_scores(board, d, board.castle[castle], s, parts)
+                    out.append(scores[me] - max(scores[:me] + scores[me + 1 : n]))
+                    continue
+        scores = base_scores[:]
+        t = terrain[s]
+        pts = points[t]
+        scores[me] += pts
+        if t in mine_me and mine_me[t] + 1 == majority:
+            scores[me] += bonus
+        other = domain_at[s]
+        if other >= 0:
+            o = d.domains[other].owner
+            scores[o] -= pts
+            if t in mines[o] and mines[o][t] == majority:
+                scores[o] -= bonus
+        out.append(scores[me] - max(scores[:me] + scores[me + 1 : n]))
+    return out
 
 
 def _split_scores(board: Board, d: Derived, owner: int, s: int, parts: list[list[int]]) -> list[int]:
@@ -704,17 +724,19 @@ def _best_parts(
     if kind == EXPAND:
         best = None
         for c in A.own_domains(board, me):
-            firsts = []
-            for s in A.expand_squares(board, st.alliances, me, c):
-                firsts.append((expansion_diff(board, me, st.n, c, s) - base, -s, s))
+            squares = A.expand_squares(board, st.alliances, me, c)
+            firsts = [
+                (g - base, -s, s) for s, g in zip(squares, expansion_diffs(board, me, st.n, c, squares), strict=True)
+            ]
             firsts.sort(reverse=True)
             for g1, _, s1 in firsts[:2]:
                 cand = (g1, [s1])
                 if n > 1:
                     b1 = board.copy()
                     A.take_square(b1, c, s1)
-                    for s2 in A.expand_squares(b1, st.alliances, me, c):
-                        g2 = expansion_diff(b1, me, st.n, c, s2) - base
+                    seconds = A.expand_squares(b1, st.alliances, me, c)
+                    for s2, diff in zip(seconds, expansion_diffs(b1, me, st.n, c, seconds), strict=True):
+                        g2 = diff - base
                         if g2 > cand[0]:
                             cand = (g2, [s1, s2])
                 if best is None or cand[0] > best[0]:
