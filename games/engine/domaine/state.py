@@ -70,27 +70,40 @@ class State:
     version: int = 1
 
     def copy(self) -> State:
-        """Return an independent copy (the terrain string is shared, it never changes)."""
-        return State(
-            n=self.n,
-            board=self.board.copy(),
-            players=[PlayerState(p.gold, p.hand[:]) for p in self.players],
-            deck=self.deck[:],
-            display=self.display[:],
-            alliances=self.alliances[:],
-            turn_player=self.turn_player,
-            step=self.step,
-            rng=Rng(self.rng.seed, self.rng.counter),
-            seed=self.seed,
-            target=self.target,
-            castles_per_player=self.castles_per_player,
-            sold=self.sold,
-            last_own_placer=self.last_own_placer,
-            turns=self.turns,
-            bonuses=self.bonuses[:],
-            end=self.end,
-            version=self.version,
-        )
+        """Return an independent copy (the terrain string is shared, it never changes).
+
+        Built field by field on a bare object rather than through the
+        dataclass's keyword ``__init__``: every bot move copies the state
+        (``PlayerView``), and the search copies it for each rollout.
+        """
+        st = State.__new__(State)
+        st.n = self.n
+        st.board = self.board.copy()
+        players = []
+        for p in self.players:
+            q = PlayerState.__new__(PlayerState)
+            q.gold = p.gold
+            q.hand = p.hand[:]
+            players.append(q)
+        st.players = players
+        st.deck = self.deck[:]
+        st.display = self.display[:]
+        st.alliances = self.alliances[:]
+        st.turn_player = self.turn_player
+        st.step = self.step
+        rng = Rng.__new__(Rng)
+        rng.seed, rng.counter = self.rng.seed, self.rng.counter
+        st.rng = rng
+        st.seed = self.seed
+        st.target = self.target
+        st.castles_per_player = self.castles_per_player
+        st.sold = self.sold
+        st.last_own_placer = self.last_own_placer
+        st.turns = self.turns
+        st.bonuses = self.bonuses[:]
+        st.end = self.end
+        st.version = self.version
+        return st
 
     def __setstate__(self, st: Any) -> None:
         """Unpickle, also a state pickled before states had a ``version``.

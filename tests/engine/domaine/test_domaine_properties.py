@@ -3,6 +3,7 @@ domains consistently, and never leak secrets."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -209,3 +210,19 @@ def test_shortcuts_agree_with_the_plain_computation(players):
             p = st.turn_player
             ENGINE.apply(st, p, BOTS[names[(p + seed) % 2]](PlayerView(st, p), rng))
     assert checked > 100
+
+
+def test_a_state_copy_holds_every_field_and_shares_no_list():
+    """``State.copy`` sets each field itself (not through ``__init__``): a field
+    added later and forgotten there would be missing from every bot's view."""
+    st, _moves = run_game(3, 5, bots=("greedy", "random"), check_every=50)
+    st.display.append("A1")
+    st.bonuses = [1, 2, 3]
+    st.alliances.append((0, 1))
+    copied = st.copy()
+    for f in dataclasses.fields(State):
+        assert getattr(copied, f.name) == getattr(st, f.name), f.name
+    for name in ("deck", "display", "alliances", "bonuses"):
+        assert getattr(copied, name) is not getattr(st, name)
+    assert all(p.hand is not q.hand for p, q in zip(copied.players, st.players, strict=True))
+    assert copied.board is not st.board and copied.rng is not st.rng
