@@ -269,6 +269,7 @@ def expansion_diffs(board: Board, me: int, n: int, castle: int, squares: list[in
     mine_me = mines[me]
     points = rules.SQUARE_POINTS
     majority, bonus = rules.MINE_MAJORITY, rules.MINE_MAJORITY_POINTS
+    others_best = max(base_scores[:me] + base_scores[me + 1 : n])
     out = []
     for s in squares:
         old = label[s]
@@ -281,18 +282,20 @@ def expansion_diffs(board: Board, me: int, n: int, castle: int, squares: list[in
                     scores = _split_scores(board, d, board.castle[castle], s, parts)
                     out.append(scores[me] - max(scores[:me] + scores[me + 1 : n]))
                     continue
-        scores = base_scores[:]
         t = terrain[s]
         pts = points[t]
-        scores[me] += pts
-        if t in mine_me and mine_me[t] + 1 == majority:
-            scores[me] += bonus
+        gain = pts + bonus if t in mine_me and mine_me[t] + 1 == majority else pts
         other = domain_at[s]
-        if other >= 0:
-            o = d.domains[other].owner
-            scores[o] -= pts
-            if t in mines[o] and mines[o][t] == majority:
-                scores[o] -= bonus
+        if other < 0:
+            # Open land or a neutral zone: only my score moves, the others' best stays.
+            out.append(base_scores[me] + gain - others_best)
+            continue
+        scores = base_scores[:]
+        scores[me] += gain
+        o = d.domains[other].owner
+        scores[o] -= pts
+        if t in mines[o] and mines[o][t] == majority:
+            scores[o] -= bonus
         out.append(scores[me] - max(scores[:me] + scores[me + 1 : n]))
     return out
 
