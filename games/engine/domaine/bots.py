@@ -790,19 +790,22 @@ class _Greedy:
 
 GREEDY = _Greedy()
 
-#: Rollouts per searched play or take of the two search levels (``bench/bots.py`` measures their time).
-#: Measured against greedy (10 games each, docs/bots.md): 12 rollouts won 7, 36 won 3: a bigger budget
-#: trusts the rollouts' short horizon more often, so level 5 keeps the budget that measured better.
+#: Rollouts per searched play or take of the two search levels, each played by greedy to the end of the
+#: game (``bench/bots.py`` measures their time). Rollouts cut after 3 rounds won 27% of 200 games against
+#: greedy (docs/bots.md): their horizon misjudged, so both levels now play every rollout out.
 LEVEL4_ITERATIONS = 6
 LEVEL5_ITERATIONS = 12
+#: Plays searched at most per move (greedy's own first): level 4 looks at fewer.
+LEVEL4_CANDIDATES = 3
+LEVEL5_CANDIDATES = 6
 
 #: The five levels, weakest first: ``(bot name, title, what it plays)``. Each name is in ``BOTS``.
 LEVELS: list[tuple[str, str, str]] = [
     ("level1", "Beginner", "Random legal plays and takes."),
     ("level2", "Casual", "The greedy bot, with one move in three at random."),
     ("level3", "Club player", "The greedy bot: the play that gains most now."),
-    ("level4", "Strong", f"Searches each play and take with {LEVEL4_ITERATIONS} greedy rollouts."),
-    ("level5", "Expert", f"Searches each play and take with {LEVEL5_ITERATIONS} greedy rollouts."),
+    ("level4", "Strong", f"Searches each play and take with {LEVEL4_ITERATIONS} greedy games played to the end."),
+    ("level5", "Expert", f"Searches each play and take with {LEVEL5_ITERATIONS} greedy games played to the end."),
 ]
 
 #: Bot name -> function (view, rng) -> move.
@@ -812,8 +815,8 @@ BOTS: dict[str, Any] = {
     "level1": random_bot,
     "level2": weak_greedy_bot,
     "level3": greedy_bot,
-    "level4": SearchBot(GREEDY, LEVEL4_ITERATIONS),
-    "level5": SearchBot(GREEDY, LEVEL5_ITERATIONS),
+    "level4": SearchBot(GREEDY, LEVEL4_ITERATIONS, candidates=LEVEL4_CANDIDATES),
+    "level5": SearchBot(GREEDY, LEVEL5_ITERATIONS, candidates=LEVEL5_CANDIDATES),
 }
 
 __all__ = ["BOTS", "LEVELS", "random_bot", "greedy_bot", "plans", "score_diff", "EDGES"]
