@@ -168,7 +168,7 @@ def describe(event: dict[str, Any], who: str, label_of: Callable[[str], str] = c
     if kind == "place_neutral":
         return _("%(who)s placed a neutral castle on %(at)s.") % {"who": who, "at": event.get("at", "?")}
     if kind == "turn":
-        return _("Turn %(n)d of %(who)s.") % {"who": who, "n": event.get("turn", 0)}
+        return _("Turn %(n)d: %(who)s.") % {"who": who, "n": event.get("turn", 0)}
     if kind == "income":
         mines = _(", ").join(str(MINE_LABELS.get(m, m)) for m in event.get("mines") or [])
         gold = event.get("gold", 0)

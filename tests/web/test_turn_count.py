@@ -42,20 +42,3 @@ def test_the_turn_heading_and_the_turns_column_agree_for_the_player_to_move(clie
     assert column[other] in (heading - 1, heading)
     if heading > 1:  # the deal starts the first turn without a "Turn 1" line
         assert f"Turn {heading} of {mover}." in page
-
-
-@pytest.mark.parametrize("language", ["en", "zh-hant", "zh-hans"])
-def test_both_games_logs_open_a_turn_with_the_same_sentence(language):
-    """A player who reads both games' logs sees a new turn announced one way ("Turn 8 of Alice.")."""
-    from django.utils import translation
-
-    from games import kinds
-
-    events = {"dominion": "start_turn", "domaine": "turn"}  # each engine's event for a turn's start
-    with translation.override(language):
-        lines = {
-            kind: kinds.get(kind).part("eventtext").describe({"kind": name, "turn": 8, "player": 0}, "Alice")
-            for kind, name in events.items()
-        }
-    assert lines["dominion"] == lines["domaine"], lines
-    assert "8" in lines["dominion"] and "Alice" in lines["dominion"]
