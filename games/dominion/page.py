@@ -20,4 +20,7 @@ STANDING_FORM = StandingForm
 def options_text(options: dict[str, Any]) -> str:
     """The kingdom in words for the page's facts about the game: its cards, a recommended set, or "at random"."""
     kingdom = options.get("kingdom")
-    return f"{_('Kingdom:')} {kingdom_summary(kingdom)}" if kingdom else ""
+    if not kingdom:
+        return ""
+    # Not inside the f-string: xgettext does not read f-strings, so the label was never in the catalogues.
+    return _("Kingdom: %(cards)s") % {"cards": kingdom_summary(kingdom)}

@@ -239,6 +239,8 @@ def test_an_open_game_says_its_kingdom_and_whom_it_invited_before_anyone_joins(
     page = html(client.get(reverse("games:detail", args=[game.pk])))
     assert f"Kingdom: {shown}" in page
     assert f"invited: {opponent.shown_name}" in page
+    chinese = html(client.get(reverse("games:detail", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="zh-TW"))
+    assert "王國卡：" in chinese and "Kingdom:" not in chinese
 
 
 def log_section(text: str) -> str:
