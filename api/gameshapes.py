@@ -59,6 +59,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
+from django.utils.translation import gettext
 from pydantic import ConfigDict, Field, TypeAdapter, WithJsonSchema, create_model
 
 from api.gameshapes_base import REF, Move, Shape, link, ref
@@ -213,8 +214,16 @@ def create_options(kind: str, body: Any) -> dict[str, Any]:
     ``create_options`` of the fields it reads, or ``{}`` for a game without any.
 
     Raises:
-        ValueError: the game's part refuses the values (its message is shown).
+        ValueError: the body sets another game's field (one game's option sent for another: a program that
+            meant something by it is told, not ignored), or the game's part refuses the values (its
+            message is shown).
     """
+    foreign = [name for name, owner in CREATE_FIELDS.items() if owner != kind and name in body.model_fields_set]
+    if foreign:
+        raise ValueError(
+            gettext("%(game)s games have no option %(names)s.")
+            % {"game": kinds.get(kind).label, "names": ", ".join(sorted(foreign))}
+        )
     game_part = part(kind)
     maker = getattr(game_part, "create_options", None)
     if maker is None:

@@ -196,6 +196,9 @@ def test_bad_options_are_422(player: Any) -> None:
     _problem(client.post("/games", {"kind": "dominion", "kingdom": "Nope"}), 422, "invalid_options")
     _problem(client.post("/games", {"kind": "dominion", "bots": ["nobody"]}), 422, "invalid_options")
     _problem(client.post("/games", {"kind": "chess"}), 400, "invalid_request")
+    # Another game's option is refused, not silently dropped: the program meant something by it.
+    foreign = _problem(client.post("/games", {"kind": "domaine", "kingdom": "First Game"}), 422, "invalid_options")
+    assert "Domaine games have no option kingdom" in foreign["detail"]
 
 
 def test_chat_through_the_api(game: Game, player: Any, opponent: Any) -> None:
