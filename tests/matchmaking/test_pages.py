@@ -156,3 +156,11 @@ def test_the_settings_page_shows_the_bans_and_links_to_them(client, alice):
     client.force_login(alice)
     page = client.get(reverse("accounts:settings")).content.decode()
     assert reverse("matchmaking:bans") in page and "Witch" in page
+
+
+def test_a_visitor_is_told_how_to_find_a_game_under_its_heading(client, db):
+    """Signed out, "Find a game" had nothing under it: it says to sign in or up, with the links."""
+    html = client.get(reverse("games:lobby")).content.decode()
+    section = html.split('id="find-a-game"', 1)[1].split("</section>", 1)[0]
+    assert f'href="{reverse("account_login")}"' in section and f'href="{reverse("account_signup")}"' in section
+    assert "to be paired with a player near your rating" in section
