@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from io import StringIO
 
 import pytest
@@ -10,6 +11,7 @@ from django.core.management import CommandError, call_command
 from games import kinds
 from ratings.botladder import play_bots, run_ladder
 from ratings.models import BotLevelRating
+from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("site_test")]
 
@@ -53,8 +55,13 @@ def test_bot_ladder_command_stores_the_ladder_and_the_bots_page_shows_it(client)
     assert page.status_code == 200
     html = page.content.decode()
     assert "Level 3 (Club player)" in html and "2 games between each pair of levels" in html
-    assert "ms" in html
+    # Two games a pair tell little: the page says so, and how many games each share of wins is of.
+    assert "Too few games to tell close levels apart" in html and "Level 1 (Beginner): " in html
+    assert re.search(r"Level 1 \(Beginner\): \d+% of 2 games", html)
+    assert "under 0.1 ms" in html  # the counter's bots answer in microseconds, not "0.0 ms"
     assert "/bots/" in client.get("/ladder/counter/").content.decode()  # the ladder links to it
+    client.force_login(UserFactory.create())
+    assert 'href="/bots/"' in client.get("/games/new/?kind=counter").content.decode()  # where levels are picked
 
 
 def test_the_bots_page_says_when_levels_were_never_measured(client):
