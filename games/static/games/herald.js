@@ -75,6 +75,10 @@
     var form = target && target.querySelector ? target.querySelector(".decision form.choices") : null;
     ticked = null;
     if (!form) return;
+    // A form sent (htmx marks it with htmx-request until its answer is drawn) has been answered: the next
+    // question may look the same (a card played twice, asking over a hand drawn back alike) and starts unticked.
+    var sent = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (form.classList.contains("htmx-request") || (sent && form.contains(sent))) return;
     var on = [];
     form.querySelectorAll("input[type=checkbox]").forEach(function (box, i) {
       if (box.checked) on.push(i);
