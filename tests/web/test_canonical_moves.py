@@ -125,6 +125,9 @@ def test_domaine_writes_each_move_one_way(move, canonical):
         ({"act": "sell", "card": "B3", "note": 1}, "bad_part"),
         ({"act": "place_castle", "at": "C7"}, "bad_part"),
         ({"act": "place_neutral", "at": "M13"}, "bad_square"),
+        # A square's name and a line end (``$`` in a pattern lets one through): refused, not a crash (a 500).
+        ({"act": "place_neutral", "at": "C7\n"}, "bad_square"),
+        ({"act": "play", "card": "B3", "option": 0, "knights": ["C7\n"]}, "bad_square"),
         ({"act": "play", "card": "B3", "option": "0"}, "bad_option"),
         ({"act": "play", "card": "B3", "option": True}, "bad_option"),
         ({"act": "cheat"}, "bad_move"),

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 from bisect import bisect_left
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,8 +59,6 @@ ADJ: list[tuple[tuple[int, int], ...]] = [
 #: Per square: its orthogonal neighbours.
 NEIGHBOURS: list[tuple[int, ...]] = [tuple(b for b, _ in ADJ[a]) for a in range(NSQ)]
 
-_SQ_RE = re.compile(r"^([A-L])(1[0-2]|[1-9])$")
-
 
 def parse_square(text: Any) -> int:
     """Return the number of square ``text`` ("C7").
@@ -69,14 +66,12 @@ def parse_square(text: Any) -> int:
     Raises:
         IllegalMove: not a square of the 12x12 board (code ``bad_square``).
     """
-    if isinstance(text, str):
-        # Most texts are square names already: one dict look-up instead of the pattern.
-        i = SQ_INDEX.get(text)
-        if i is not None:
-            return i
-    if not isinstance(text, str) or not _SQ_RE.match(text):
+    # The names are the keys: one dict look-up. (The pattern's ``$`` also matched a name with a line end,
+    # which then failed the look-up with a KeyError: a crash, not a refusal.)
+    i = SQ_INDEX.get(text) if isinstance(text, str) else None
+    if i is None:
         raise IllegalMove(f"{text!r} is not a square of the board (A1 to L12).", "bad_square")
-    return SQ_INDEX[text]
+    return i
 
 
 def parse_edge(text: Any) -> int:
