@@ -11,8 +11,8 @@ off), ``ALLOWED_HOSTS`` (comma-separated), ``DATABASE_URL`` (default: SQLite
 in ``var/``), ``REDIS_URL`` (cache and Celery broker; unset: in-process
 cache and eager Celery), ``EMAIL_URL`` (``console:``, ``smtp://user:pass@host:587``,
 ``smtp+ssl://...``, ``locmem:``; default console), ``EMAIL_TIMEOUT`` (seconds, default 10),
-``DEFAULT_FROM_EMAIL``, ``HERALD_CONTACT_EMAIL`` (where account pages tell people to write; default: the
-sender's address), ``SITE_URL``, ``DATABASE_REPLICA_URL`` (a read replica for profiles, ladders
+``DEFAULT_FROM_EMAIL``, ``HERALD_CONTACT_EMAIL`` (where account pages tell people to write, "Name <a@b>" read
+as a@b; default: the sender's address), ``SITE_URL``, ``DATABASE_REPLICA_URL`` (a read replica for profiles, ladders
 and finished games; unset: everything reads the primary). The production and operations variables
 (HTTPS, HSTS, cookies, rate limits, database pooling, logs) are read, and explained, in the
 "Production" block below; docs/scaling.md shows them in use.
@@ -321,7 +321,7 @@ DEFAULT_FROM_EMAIL = envstr("DEFAULT_FROM_EMAIL", "Herald <herald@localhost>")
 #: Seconds SMTP waits on each connect, read and write (then retried): a hung mail server must not hold a worker.
 EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", 10)
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
-CONTACT_EMAIL = envstr("HERALD_CONTACT_EMAIL", "") or parseaddr(DEFAULT_FROM_EMAIL)[1] or "herald@localhost"
+CONTACT_EMAIL = parseaddr(envstr("HERALD_CONTACT_EMAIL", "") or DEFAULT_FROM_EMAIL)[1] or "herald@localhost"
 
 # Web Push (browser notifications beside the emails, correspondence/push.py). VAPID_PRIVATE_KEY: the
 # site's signing key as PEM (or VAPID_PRIVATE_KEY_FILE; make one with `manage.py vapid_key`). Unset: with

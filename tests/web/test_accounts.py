@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from http import HTTPStatus
+from pathlib import Path
 
 import pytest
 from django.core import mail
@@ -89,3 +93,18 @@ def test_the_contact_address_in_chinese(client, settings):
     settings.CONTACT_EMAIL = "help@herald.example"
     page = client.get(reverse("account_reset_password"), HTTP_ACCEPT_LANGUAGE="zh-TW").content.decode()
     assert "請寫信到" in page and "mailto:help@herald.example" in page
+
+
+def test_a_contact_address_given_with_a_name_is_shown_and_signed_as_the_bare_address():
+    """HERALD_CONTACT_EMAIL written like DEFAULT_FROM_EMAIL ("Name <address>"): the pages' mailto link and
+    Web Push's contact (VAPID's subject, which push services check) take the address alone."""
+    probe = "from django.conf import settings\nprint(settings.CONTACT_EMAIL, settings.VAPID_SUBJECT)\n"
+    env = {
+        **os.environ,
+        "HERALD_CONTACT_EMAIL": "Herald help <help@herald.example>",
+        "DJANGO_SETTINGS_MODULE": "website.settings",
+    }
+    env.pop("VAPID_SUBJECT", None)
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", probe], env=env, cwd=root, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["help@herald.example", "mailto:help@herald.example"], out.stdout + out.stderr
