@@ -225,12 +225,14 @@ def _prefix_sums(terrain: str) -> list[float]:
         if len(_PREFIX) > 64:
             _PREFIX.clear()
         w = N + 1
-        got = _PREFIX[terrain] = [0.0] * (w * w)
+        got = [0.0] * (w * w)
         for c in range(N):
             for r in range(N):
                 got[(c + 1) * w + r + 1] = (
                     got[c * w + r + 1] + got[(c + 1) * w + r] - got[c * w + r] + _PLAN_POINTS[terrain[c * N + r]]
                 )
+        # Kept only once whole: the CPU budget (games.botbudget) may stop a move anywhere in the loop above.
+        _PREFIX[terrain] = got
     return got
 
 

@@ -7,6 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from games.botbudget import BudgetExceeded
+from games.engine.domaine import bots
+from games.engine.domaine.engine import ENGINE, PlayerView
 from games.engine.domaine.simulate import run
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -54,3 +59,35 @@ def test_engine_exposes_the_bots():
     st = ENGINE.new_game({}, 2, 1)
     move = ENGINE.bots["greedy"](ENGINE.player_view(st, 0), random.Random(0))
     ENGINE.check(st, 0, move)
+
+
+def test_a_greedy_move_cut_short_by_the_cpu_budget_leaves_no_half_built_table_behind(monkeypatch):
+    """The site's CPU budget (``games.botbudget``) stops a level's move wherever it is: a table the bot
+    keeps for the rest of the worker's life (per board) must not be kept half built, or every later
+    move on that board reads wrong plans."""
+    st = ENGINE.new_game({}, 2, 11)
+    rng = random.Random(11)
+    while st.step == "setup":
+        ENGINE.apply(st, st.turn_player, bots.greedy_bot(PlayerView(st, st.turn_player), rng))
+    me = st.turn_player
+    bots._PREFIX.clear()
+    expected = bots.plans(st, me)
+
+    class Interrupted(dict):
+        """The plan points, with the budget's signal arriving at the 50th look-up."""
+
+        calls = 0
+
+        def __getitem__(self, key):
+            Interrupted.calls += 1
+            if Interrupted.calls == 50:
+                raise BudgetExceeded
+            return super().__getitem__(key)
+
+    points = bots._PLAN_POINTS
+    bots._PREFIX.clear()
+    monkeypatch.setattr(bots, "_PLAN_POINTS", Interrupted(points))
+    with pytest.raises(BudgetExceeded):
+        bots.plans(st, me)
+    monkeypatch.setattr(bots, "_PLAN_POINTS", points)
+    assert bots.plans(st, me) == expected
