@@ -15,8 +15,10 @@ import pytest
 
 from games import services
 from tests.browser.test_dominion_flow import sign_in
+from tests.browser.test_standing_review_flow import bob_choosing_discards
 from tests.dealing import deal_fixed
 from tests.factories import UserFactory
+from tests.web.test_standing import dealt  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -74,3 +76,21 @@ def test_the_cards_ticked_for_an_answered_question_are_not_ticked_in_the_next_on
     assert services.state_at(game).hands[0] == [C, E, E]
     assert page.locator(boxes).count() == 3  # the second Cellar's question, the same cards
     assert [page.locator(boxes).nth(i).is_checked() for i in range(3)] == [False, False, False]
+
+
+def test_the_cards_ticked_for_a_refused_answer_stay_ticked_for_the_same_question_asked_again(
+    browser,
+    live_server,
+    dealt,  # noqa: F811
+):
+    """Bob must discard 2 cards and ticks one: the refusal redraws his question with its reason, his box still
+    ticked (he ticks one more, not both again)."""
+    dealt["moat"] = False
+    _, _, bob_page = bob_choosing_discards(browser, live_server, "refused")
+    boxes = "#game-board .decision input[type=checkbox]"
+    bob_page.locator(f"{boxes}[value=Estate]").nth(0).check()
+    bob_page.locator("#game-board .decision button[type=submit]").click()
+    bob_page.wait_for_selector("#game-live .error", timeout=15_000)
+    bob_page.wait_for_timeout(200)
+    assert bob_page.locator(f"{boxes}[value=Estate]").nth(0).is_checked()
+    assert sum(bob_page.locator(boxes).nth(i).is_checked() for i in range(bob_page.locator(boxes).count())) == 1

@@ -77,8 +77,10 @@
     if (!form) return;
     // A form sent (htmx marks it with htmx-request until its answer is drawn) has been answered: the next
     // question may look the same (a card played twice, asking over a hand drawn back alike) and starts unticked.
+    // Unless the answer was refused (a 4xx drawn with its reason): the same question is asked again.
     var sent = event.detail.requestConfig && event.detail.requestConfig.elt;
-    if (form.classList.contains("htmx-request") || (sent && form.contains(sent))) return;
+    var xhr = event.detail.xhr;
+    if (sent && form.contains(sent) ? !(xhr && xhr.status >= 400) : form.classList.contains("htmx-request")) return;
     var on = [];
     form.querySelectorAll("input[type=checkbox]").forEach(function (box, i) {
       if (box.checked) on.push(i);
