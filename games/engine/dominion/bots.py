@@ -422,8 +422,8 @@ def beginner(view: PlayerView, rng: Any) -> Move:
 LEVEL4_ITERATIONS = 48
 #: Level 5 spends ``LEVEL5_TURNS`` simulated turns (all seats) a searched buy: at least
 #: ``LEVEL5_ITERATIONS`` rollouts, at most ``LEVEL5_MAX_ITERATIONS`` (the game's end, short rollouts).
-LEVEL5_ITERATIONS = 96
-LEVEL5_TURNS = 10_000
+LEVEL5_ITERATIONS = 288
+LEVEL5_TURNS = 30_000
 LEVEL5_MAX_ITERATIONS = 1500
 
 level4 = SearchBot(smart, LEVEL4_ITERATIONS)
