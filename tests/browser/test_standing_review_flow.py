@@ -3,13 +3,12 @@ attacker plays on."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 
 from games import services
 from games.engine.dominion.standing import ASK_ALL
 from tests.browser.test_dominion_flow import sign_in
+from tests.conftest import make_game
 from tests.factories import UserFactory
 from tests.web.test_standing import KINGDOM, dealt  # noqa: F401 - the fixture
 
@@ -22,17 +21,7 @@ def bob_choosing_discards(browser, live_server, tag):
     Returns (game, alice, bob's page)."""
     alice = UserFactory.create(username=f"alice_{tag}")
     bob = UserFactory.create(username=f"bob_{tag}", standing_answers=ASK_ALL)
-    game = services.game_create(
-        creator=alice,
-        kind="dominion",
-        options={"kingdom": KINGDOM},
-        players=2,
-        rated=False,
-        private=False,
-        invited=(),
-        time_per_move=timedelta(days=1),
-    )
-    services.game_join(game_id=game.pk, user=bob)
+    game = make_game(alice, bob, kind="dominion", options={"kingdom": KINGDOM})
     for card in ("Village", "Militia"):
         game.refresh_from_db()
         services.game_submit_move(

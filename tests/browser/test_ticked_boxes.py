@@ -9,13 +9,12 @@ nothing ticked, or a second Confirm discards cards the player never chose.
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 
 from games import services
 from tests.browser.test_dominion_flow import sign_in
 from tests.browser.test_standing_review_flow import bob_choosing_discards
+from tests.conftest import make_game
 from tests.dealing import deal_fixed
 from tests.factories import UserFactory
 from tests.web.test_standing import dealt  # noqa: F401 - the fixture
@@ -44,17 +43,7 @@ def cellars(monkeypatch):
 def test_the_cards_ticked_for_an_answered_question_are_not_ticked_in_the_next_one_alike(browser, live_server, cellars):
     alice = UserFactory.create(username="alice_cellars")
     bob = UserFactory.create(username="bob_cellars")
-    game = services.game_create(
-        creator=alice,
-        kind="dominion",
-        options={"kingdom": KINGDOM},
-        players=2,
-        rated=False,
-        private=False,
-        invited=(),
-        time_per_move=timedelta(days=1),
-    )
-    services.game_join(game_id=game.pk, user=bob)
+    game = make_game(alice, bob, kind="dominion", options={"kingdom": KINGDOM})
     game.refresh_from_db()
     # Throne Room with a single Action in hand plays Cellar twice at once: the first Cellar asks.
     services.game_submit_move(
