@@ -22,6 +22,7 @@ from games.engine.registry import get_engine
 from games.models import Action, ChatMessage, Game
 from tests.conftest import dominion_available, make_game, user_to_move, user_waiting
 from tests.factories import UserFactory
+from tests.web.forms import new_game_fields
 
 pytestmark = pytest.mark.django_db
 
@@ -147,18 +148,7 @@ def test_create_dominion_game(client, player):
     assert client.get(url("new")).status_code == HTTPStatus.OK
     response = client.post(
         url("new"),
-        {
-            "players": "2",
-            "kingdom": "recommended",
-            "recommended_set": "First Game",
-            "time_per_move": str(3600 * 4),
-            "rated": "casual",
-            "visibility": "open",
-            "invited": "",
-            "seat_2": "",
-            "seat_3": "",
-            "seat_4": "",
-        },
+        new_game_fields(kingdom="recommended", recommended_set="First Game", time_per_move=str(3600 * 4)),
     )
     game = Game.objects.get()
     assert response.status_code == HTTPStatus.FOUND
