@@ -165,7 +165,7 @@ def play_candidates(greedy: Any, st: State, me: int, default: Move, limit: int =
     cache: list[Any] = []
     for cid in sorted(set(p.hand)):
         card = CARDS[cid]
-        sale = card.sale * gv - 0.1 * greedy.card_value(card)
+        sale = greedy.sale_value(card, gv)
         scored.append((sale, len(scored), {"act": "sell", "card": cid}))
         if card.cost > p.gold:
             continue
@@ -199,10 +199,10 @@ class SearchBot:
     """The search bot (see the module docstring) as a bot function ``(view, rng) -> move``.
 
     Args:
-        greedy: the greedy bot's judgement (``bots.GREEDY``): attributes ``bot(view, rng)``,
-            ``setup``, ``take``, ``play`` (each ``(state, seat) -> move``), ``best_action``,
-            ``card_value``, ``gold_value`` and ``score_diff``; passed in because the bots'
-            module, which offers the levels, imports this one.
+        greedy: the greedy bot's judgement (a ``greedy.Greedy``, ``bots.GREEDY`` for the levels):
+            attributes ``bot(view, rng)``, ``setup``, ``take``, ``play`` (each ``(state, seat) ->
+            move``), ``best_action``, ``gold_value``, ``sale_value`` and ``score_diff``; passed in
+            so that the rollouts play with the weights of the greedy whose moves are searched.
         iterations: rollouts per searched move (the budget; the same seed gives the same move).
         rounds: rounds each rollout plays before it is scored, or ``None`` to play to the end.
         candidates: plays searched at most (greedy's own first).

@@ -70,7 +70,7 @@ def test_a_greedy_move_cut_short_by_the_cpu_budget_leaves_no_half_built_table_be
     while st.step == "setup":
         ENGINE.apply(st, st.turn_player, bots.greedy_bot(PlayerView(st, st.turn_player), rng))
     me = st.turn_player
-    bots._PREFIX.clear()
+    bots.GREEDY._prefix.clear()
     expected = bots.plans(st, me)
 
     class Interrupted(dict):
@@ -84,10 +84,10 @@ def test_a_greedy_move_cut_short_by_the_cpu_budget_leaves_no_half_built_table_be
                 raise BudgetExceeded
             return super().__getitem__(key)
 
-    points = bots._PLAN_POINTS
-    bots._PREFIX.clear()
-    monkeypatch.setattr(bots, "_PLAN_POINTS", Interrupted(points))
+    points = bots.GREEDY._plan_points
+    bots.GREEDY._prefix.clear()
+    monkeypatch.setattr(bots.GREEDY, "_plan_points", Interrupted(points))
     with pytest.raises(BudgetExceeded):
         bots.plans(st, me)
-    monkeypatch.setattr(bots, "_PLAN_POINTS", points)
+    monkeypatch.setattr(bots.GREEDY, "_plan_points", points)
     assert bots.plans(st, me) == expected

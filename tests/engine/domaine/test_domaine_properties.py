@@ -197,7 +197,7 @@ def test_shortcuts_agree_with_the_plain_computation(players):
                 gold = None if colour == rules.NEUTRAL else st.players[st.turn_player].gold
                 cands, _own = A._setup_candidates(b, colour, gold, st.rules)
                 assert cands == [s for s in range(NSQ) if A._castle_square_ok(b, colour, s, gold, st.rules)]
-                assert B.greedy_setup(st, st.turn_player) == B._greedy_setup_listed(st, st.turn_player)
+                assert B.greedy_setup(st, st.turn_player) == B.GREEDY._setup_listed(st, st.turn_player)
             else:
                 assert A.legal_border_mask(b) == sum(1 << e for e in A.legal_border_edges(b))
                 for me in range(players):
