@@ -1,7 +1,8 @@
-"""Bots: legal moves, the greedy bot beats the random one, simulate prints its report."""
+"""Bots: legal moves, the greedy bot beats the random one, simulate prints its report, greedy's weights."""
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from games.botbudget import BudgetExceeded
-from games.engine.domaine import bots
+from games.engine.domaine import bots, greedy
 from games.engine.domaine.engine import ENGINE, PlayerView
 from games.engine.domaine.simulate import run
 
@@ -91,3 +92,93 @@ def test_a_greedy_move_cut_short_by_the_cpu_budget_leaves_no_half_built_table_be
         bots.plans(st, me)
     monkeypatch.setattr(bots.GREEDY, "_plan_points", points)
     assert bots.plans(st, me) == expected
+
+
+#: Weights other than the shipped ones: the first leave setup as it was (so games on one board reach the
+#: same positions, the key of the per-position memo) and judge plays, gold and cards otherwise; the
+#: second change what castle sites and enclosures are worth (the per-board memos).
+OTHER_WEIGHTS = (
+    {"gold_value": 0.8, "progress_weight": 1.0, "knight_value": 0.9, "take_threshold": 0.5, "sale_card_weight": 0.3},
+    {"mine_plan_value": 3.0, "rim_weight": 0.2, "crowd_weight": 0.5, "plan_need_offset": 1},
+)
+GAME = (3, 6)  # players, seed
+
+
+def greedy_moves(weights: dict, players: int, seed: int) -> list:
+    """The moves of a game from ``seed`` that a greedy of ``weights`` (``GreedyWeights`` fields) plays alone,
+    every seat, in a process of its own: nothing another player worked out can be in its memos."""
+    code = (
+        "import json, sys, random\n"
+        "from games.engine.domaine.engine import ENGINE, PlayerView\n"
+        "from games.engine.domaine.greedy import Greedy, GreedyWeights\n"
+        "bot = Greedy(GreedyWeights(**json.loads(sys.argv[1])))\n"
+        "players, seed = int(sys.argv[2]), int(sys.argv[3])\n"
+        "st, rng, moves = ENGINE.new_game({}, players, seed), random.Random(seed), []\n"
+        "while st.step != 'over':\n"
+        "    p = st.turn_player\n"
+        "    moves.append(bot.bot(PlayerView(st, p), rng))\n"
+        "    ENGINE.apply(st, p, moves[-1])\n"
+        "print(json.dumps(moves))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code, json.dumps(weights), str(players), str(seed)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
+    return json.loads(run.stdout)
+
+
+def lockstep(seats_per_game: list[list], players: int, seed: int, check=None) -> list[list]:
+    """Play one game from ``seed`` per entry of ``seats_per_game`` (a ``Greedy`` per seat), a move of each
+    in turn, so that each game's memos are read between the others' moves; each game's moves.
+
+    ``check(game, p, view, move)`` is called on each move before it is applied."""
+    states = [ENGINE.new_game({}, players, seed) for _ in seats_per_game]
+    rngs = [random.Random(seed) for _ in seats_per_game]
+    moves: list[list] = [[] for _ in seats_per_game]
+    while any(st.step != "over" for st in states):
+        for g, (st, seats) in enumerate(zip(states, seats_per_game, strict=True)):
+            if st.step == "over":
+                continue
+            p = st.turn_player
+            view = PlayerView(st, p)
+            move = seats[p].bot(view, rngs[g])
+            if check:
+                check(g, p, view, move)
+            moves[g].append(move)
+            ENGINE.apply(st, p, move)
+    return moves
+
+
+def as_fresh(seats: list):
+    """A ``lockstep`` check: each move is the one a new ``Greedy`` of its seat's weights (no memo yet) makes."""
+
+    def check(game, p, view, move):
+        assert move == greedy.Greedy(seats[p].weights).bot(view, None)
+
+    return check
+
+
+def test_greedy_players_of_different_weights_in_one_process_each_play_as_they_would_alone():
+    """Each ``Greedy`` keeps its own memos (best uses per position, card values, plan sums, castle sites):
+    they depend on its weights, so games by other weights on the same board, before, between the moves
+    of, or in the same game as the shipped bot's change nothing either plays (compared with each
+    playing alone in a process of its own)."""
+    players, seed = GAME
+    assert bots.GREEDY.weights == greedy.GreedyWeights()
+    alone = greedy_moves({}, players, seed)
+    assert lockstep([[bots.GREEDY] * players], players, seed) == [alone]
+    for fields in OTHER_WEIGHTS:
+        other = greedy.Greedy(greedy.GreedyWeights(**fields))
+        other_alone = greedy_moves(fields, players, seed)
+        assert other_alone != alone  # else the weights would not tell a leak
+        assert lockstep([[other] * players], players, seed) == [other_alone]
+        assert lockstep([[bots.GREEDY] * players, [other] * players], players, seed) == [alone, other_alone]
+        fresh = greedy.Greedy(greedy.GreedyWeights(**fields))
+        assert lockstep([[fresh] * players, [bots.GREEDY] * players], players, seed) == [other_alone, alone]
+        # In a game of both, each move is the one a new player of its seat's weights makes.
+        seats = [other, bots.GREEDY, other, bots.GREEDY][:players]
+        lockstep([seats], players, seed, check=as_fresh(seats))
+        assert lockstep([[bots.GREEDY] * players], players, seed) == [alone]
