@@ -13,7 +13,7 @@ import pytest
 from games.botbudget import BudgetExceeded
 from games.engine.domaine import bots, greedy
 from games.engine.domaine.engine import ENGINE, PlayerView
-from games.engine.domaine.simulate import run
+from games.engine.domaine.simulate import play_out, run
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -182,3 +182,27 @@ def test_greedy_players_of_different_weights_in_one_process_each_play_as_they_wo
         seats = [other, bots.GREEDY, other, bots.GREEDY][:players]
         lockstep([seats], players, seed, check=as_fresh(seats))
         assert lockstep([[bots.GREEDY] * players], players, seed) == [alone]
+
+
+def test_the_tuned_greedy_of_level5_beats_greedy_in_most_two_player_games():
+    # Level 5 searches over greedy with tuned weights (bots.TUNED): the tuning must have found a stronger
+    # player. Deals the tuning never saw (bench/tune_domaine.py starts at 30,000), seats swapped.
+    rng = random.Random(0)
+    wins = 0.0
+    for g in range(80):
+        seat = g % 2
+        players = [bots.GREEDY.bot, bots.GREEDY.bot]
+        players[seat] = bots.TUNED.bot
+        res = ENGINE.result(play_out(2, 7000 + g // 2, players, rng))
+        assert res is not None
+        wins += (1 / len(res.winners)) if seat in res.winners else 0
+    assert wins >= 48, wins  # at least 60% of 80 games
+
+
+def test_level5_judges_by_the_tuned_weights_and_greedy_keeps_its_own():
+    assert greedy.GreedyWeights() != bots.TUNED_WEIGHTS
+    assert bots.TUNED.weights == bots.TUNED_WEIGHTS
+    assert bots.BOTS["level5"].greedy is bots.TUNED and bots.BOTS["level4"].greedy is bots.GREEDY
+    # Stored games name "greedy" and "level3": both still play the shipped greedy weights.
+    assert bots.BOTS["greedy"] == bots.BOTS["level3"] == bots.GREEDY.bot
+    assert bots.GREEDY.weights == greedy.GreedyWeights()

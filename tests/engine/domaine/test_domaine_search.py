@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from games.engine.domaine.bots import BOTS, GREEDY, LEVELS, greedy_bot
 from games.engine.domaine.cards import CARDS
 from games.engine.domaine.engine import ENGINE, PlayerView
@@ -35,8 +37,8 @@ def _hidden_swapped(st: State, seed: int) -> State:
     return twin
 
 
-def test_two_states_differing_only_in_hidden_cards_give_the_same_move():
-    bot = SearchBot(GREEDY, 8)
+@pytest.mark.parametrize("bot", [SearchBot(GREEDY, 8), BOTS["level5"]], ids=["greedy-search", "level5"])
+def test_two_states_differing_only_in_hidden_cards_give_the_same_move(bot):
     for seed, turns in ((1, 6), (2, 11)):
         st = _play_position(seed, turns)
         twin = _hidden_swapped(st, seed)
