@@ -78,6 +78,8 @@ def test_the_settings_page_offers_notifications_in_this_browser(browser, live_se
         page.locator("#push-setup").wait_for()
         page.locator("#push-state:has-text('Notifications are off in this browser.')").wait_for()
         assert page.locator("#push-on").is_visible()
+        # Off in this browser: only "Turn on" is offered (a button's display once beat its hidden attribute).
+        assert not page.locator("#push-off").is_visible()
         assert page.evaluate("navigator.serviceWorker.getRegistration().then(r => !!r && !!r.active)")
         assert page.get_attribute("#push-setup", "data-key") == push.public_key()
         page.close()
