@@ -521,6 +521,9 @@ class Greedy:
         key = (
             me,
             st.n,
+            # The rules' version too: desertion's targets differ between versions (``rules.Ruleset``), and
+            # one instance plays a worker's games of every version, which may reach the same position.
+            st.version,
             b.terrain,
             bytes(b.border),
             # Tuples: one C-level copy each (a generator into bytes cost more than the lookup).

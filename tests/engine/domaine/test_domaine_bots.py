@@ -12,7 +12,7 @@ import pytest
 
 from games.botbudget import BudgetExceeded
 from games.engine.domaine import bots, greedy
-from games.engine.domaine.engine import ENGINE, PlayerView
+from games.engine.domaine.engine import ENGINE, DomaineEngine, PlayerView
 from games.engine.domaine.simulate import play_out, run
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -206,3 +206,23 @@ def test_level5_judges_by_the_tuned_weights_and_greedy_keeps_its_own():
     # Stored games name "greedy" and "level3": both still play the shipped greedy weights.
     assert bots.BOTS["greedy"] == bots.BOTS["level3"] == bots.GREEDY.bot
     assert bots.GREEDY.weights == greedy.GreedyWeights()
+
+
+@pytest.mark.parametrize("player", [bots.GREEDY, bots.TUNED], ids=["greedy", "tuned"])
+def test_a_position_seen_in_a_game_of_another_rules_version_changes_no_play(player):
+    """One ``Greedy`` plays every game of a worker, of either rules version; the same position under the
+    other version (version 2 lets a desertion go to any domain of the player's, version 1 only to one
+    holding its knight) must not be answered from the memo: the play must be a new player's, and legal.
+    Seed 2's version-2 game reaches such a position (a greedy desertion that version 1 refuses)."""
+    st = DomaineEngine(2).new_game({}, 2, 2)
+    rng = random.Random(2)
+    while st.step != "over":
+        p = st.turn_player
+        if st.step == "play":
+            old = st.copy()
+            old.version = 1
+            player.play(st, p)
+            move = player.play(old, p)
+            assert move == greedy.Greedy(player.weights).play(old, p)
+            ENGINE.check(old, p, move)
+        ENGINE.apply(st, p, bots.GREEDY.bot(PlayerView(st, p), rng))
