@@ -169,7 +169,9 @@ def weak_greedy_bot(view: PlayerView, rng: Any) -> Move:
 #: mines count for more when planning an enclosure, and enclosures needing few borders come first;
 #: castles go nearer the rim and may stand closer together; a knight guarding a domain that touches
 #: another is worth more; gold is worth less; a display card is taken only for a clearer gain; border
-#: and expansion cards are held on to, knight cards sold sooner; desertions are seldom played.
+#: and expansion cards are held on to, knight cards sold sooner; desertion cards are held on to but
+#: desertions seldom played (no gain credited); an alliance with a domain holding as many knights is
+#: worth less.
 TUNED_WEIGHTS = GreedyWeights(
     gold_value=0.3,
     take_threshold=1.5,

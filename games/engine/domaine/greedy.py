@@ -677,8 +677,9 @@ class Greedy:
                 need = per_len - (per_mask & bordered_mask).bit_count()
                 if not need:
                     continue
-                # The rectangle's plan value off the prefix sums: plan values are multiples of 0.5,
-                # so the float sums are exact and equal the square-by-square sum.
+                # The rectangle's plan value off the prefix sums: the shipped weights' plan values are
+                # multiples of 1/8 (greedy's mines 1.5, TUNED's 3.375), so the float sums are exact and
+                # equal the square-by-square sum (a weight like 0.9 would differ by rounding, in ties only).
                 value = pre[i11] - pre[i01] - pre[i10] + pre[i00]
                 out.append((value / (need + offset), -k, value, k))
         return [
