@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import subprocess
@@ -62,17 +63,18 @@ def test_engine_exposes_the_bots():
     ENGINE.check(st, 0, move)
 
 
-def test_a_greedy_move_cut_short_by_the_cpu_budget_leaves_no_half_built_table_behind(monkeypatch):
+@pytest.mark.parametrize("player", [bots.GREEDY, bots.TUNED], ids=["greedy", "tuned"])
+def test_a_greedy_move_cut_short_by_the_cpu_budget_leaves_no_half_built_table_behind(monkeypatch, player):
     """The site's CPU budget (``games.botbudget``) stops a level's move wherever it is: a table the bot
     keeps for the rest of the worker's life (per board) must not be kept half built, or every later
-    move on that board reads wrong plans."""
+    move on that board reads wrong plans. Levels 2 to 4 build on ``GREEDY``, level 5 on ``TUNED``."""
     st = ENGINE.new_game({}, 2, 11)
     rng = random.Random(11)
     while st.step == "setup":
         ENGINE.apply(st, st.turn_player, bots.greedy_bot(PlayerView(st, st.turn_player), rng))
     me = st.turn_player
-    bots.GREEDY._prefix.clear()
-    expected = bots.plans(st, me)
+    player._prefix.clear()
+    expected = player.plans(st, me)
 
     class Interrupted(dict):
         """The plan points, with the budget's signal arriving at the 50th look-up."""
@@ -85,13 +87,13 @@ def test_a_greedy_move_cut_short_by_the_cpu_budget_leaves_no_half_built_table_be
                 raise BudgetExceeded
             return super().__getitem__(key)
 
-    points = bots.GREEDY._plan_points
-    bots.GREEDY._prefix.clear()
-    monkeypatch.setattr(bots.GREEDY, "_plan_points", Interrupted(points))
+    points = player._plan_points
+    player._prefix.clear()
+    monkeypatch.setattr(player, "_plan_points", Interrupted(points))
     with pytest.raises(BudgetExceeded):
-        bots.plans(st, me)
-    monkeypatch.setattr(bots.GREEDY, "_plan_points", points)
-    assert bots.plans(st, me) == expected
+        player.plans(st, me)
+    monkeypatch.setattr(player, "_plan_points", points)
+    assert player.plans(st, me) == expected
 
 
 #: Weights other than the shipped ones: the first leave setup as it was (so games on one board reach the
@@ -226,3 +228,53 @@ def test_a_position_seen_in_a_game_of_another_rules_version_changes_no_play(play
             assert move == greedy.Greedy(player.weights).play(old, p)
             ENGINE.check(old, p, move)
         ENGINE.apply(st, p, bots.GREEDY.bot(PlayerView(st, p), rng))
+
+
+def _interrupted(call, at: int) -> bool:
+    """Run ``call()``, raising ``BudgetExceeded`` at its ``at``-th bytecode in the Domaine bot's modules
+    (greedy, board, actions), as the CPU budget's signal may between any two; whether it was raised."""
+    files = ("greedy.py", "board.py", "actions.py")
+    count = 0
+
+    def tracer(frame, event, arg):
+        nonlocal count
+        if event == "call":
+            if not frame.f_code.co_filename.endswith(files):
+                return None
+            frame.f_trace_opcodes = True
+        elif event == "opcode":
+            count += 1
+            if count == at:
+                raise BudgetExceeded
+        return tracer
+
+    previous = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        call()
+    except BudgetExceeded:
+        return True
+    finally:
+        sys.settrace(previous)
+    return False
+
+
+def test_a_tuned_move_interrupted_midway_leaves_nothing_a_later_move_reads_wrong():
+    """Level 5's ``TUNED`` cut short by the budget between two bytecodes, then asked again for the same view
+    (the fallback's view is the same object): every memo and board cache it built in part must give the move
+    a new player of the same weights makes. Every 4th move of a 3-player game, interrupted at 5 spread points
+    (a sample: a window of a few bytecodes may be missed, a table stored before it is filled is not)."""
+    st = ENGINE.new_game({}, 3, 5)
+    rng = random.Random(5)
+    hits = 0
+    for move_number in range(60):
+        p = st.turn_player
+        if move_number % 4 == 0:
+            for at in (7, 150, 1500, 4000, 9000):
+                # A new player each time: its memos are built during the interrupted move.
+                player = greedy.Greedy(bots.TUNED_WEIGHTS)
+                view = PlayerView(st, p)
+                hits += _interrupted(functools.partial(player.bot, view, None), at)
+                assert player.bot(view, None) == greedy.Greedy(bots.TUNED_WEIGHTS).bot(PlayerView(st, p), None)
+        ENGINE.apply(st, p, bots.TUNED.bot(PlayerView(st, p), rng))
+    assert hits >= 40, hits  # the interruptions did land inside the moves
