@@ -161,6 +161,8 @@ class Drawing:
     focus: dict[str, Any] | None = None
     #: Squares tinted as too near the placer's own castles in setup (``{"x", "y"}``).
     zone: list[dict[str, Any]] = field(default_factory=list)
+    #: The zone is around the neutral castles (a neutral castle is being placed), not the viewer's own.
+    zone_neutral: bool = False
     #: While borders are picked: squares with no side where one may go (inside a domain, say), hatched.
     blocked: list[dict[str, Any]] = field(default_factory=list)
 

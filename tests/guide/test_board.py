@@ -102,6 +102,21 @@ def test_setup_draws_the_squares_too_near_the_placers_own_castles(client, domain
     assert f"to your castles on {', '.join(own)}" in page
 
 
+def test_placing_a_neutral_castle_tints_the_squares_too_near_the_neutral_castles_and_says_so(client, domaine):
+    # The walk-through: with a neutral castle to place, the note named the neutral castles "your castles".
+    def neutral_pending(g, st):
+        pending = (view_of(g, g.to_act[0])["pending"] or [{}])[0] if g.to_act else {}
+        return bool((pending.get("params") or {}).get("neutral")) and "neutral" in view_of(g, None)["castles"].values()
+
+    game = bot_moves(domaine, until=neutral_pending)
+    client.force_login(mover(game))
+    page = client.get(url("detail", game)).content.decode()
+    neutral = sorted(sq for sq, owner in view_of(game, None)["castles"].items() if owner == "neutral")
+    assert f"to the neutral castles on {', '.join(neutral)}, so no neutral castle may go there" in page
+    assert "to your castles on" not in page and "too near one of your castles" not in page
+    assert re.search(r'<rect class="dm-zone"[^>]*><title>[A-L]\d+: too near one of the neutral castles', page)
+
+
 def test_the_preview_shows_the_score_and_income_the_engine_gives_after_the_play(client, domaine):
     game = bot_moves(domaine, until=at_step("play"))
     seat = game.to_act[0]

@@ -142,6 +142,7 @@ def domaine_board(context: template.Context) -> dict[str, Any]:
         placer = "neutral" if ((pending or {}).get("params") or {}).get("neutral") else viewer
         zone_castles = sorted(sq for sq, owner in (view.get("castles") or {}).items() if owner == placer)
         drawing.zone = too_near(zone_castles, distance)
+        drawing.zone_neutral = placer == "neutral"
     if draft and after is None:
         # Not yet a whole move: the chosen squares have no pieces in a preview, so draw them as ghosts.
         me_colour = colour_of("neutral" if draft.get("act") == "place_neutral" else viewer)
