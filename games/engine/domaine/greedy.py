@@ -421,30 +421,35 @@ class Greedy:
         return {"act": "take", "from": "deck"}
 
     def play(self, st: State, me: int) -> Move:
-        """Return the play or sale with the best value (see the module docstring)."""
-        p = st.players[me]
-        n = st.n
-        base = score_diff(st.board, me, n)
+        """Return the play or sale with the best value (see the module docstring): the first best of ``uses``."""
         best_v = float("-inf")
-        best_m: Move = {"act": "sell", "card": p.hand[0]}
+        best_m: Move = {"act": "sell", "card": st.players[me].hand[0]}
+        for v, move in self.uses(st, me):
+            if v > best_v:
+                best_v, best_m = v, move
+        return best_m
+
+    def uses(self, st: State, me: int) -> list[tuple[float, Move]]:
+        """Every card use ``play`` weighs, as ``(value, move)`` in its order: per card of the hand
+        (in id order) its sale, then the best play of each option it can pay for; a play's value is
+        its gain less its gold (card and surcharges) at ``gold_value``. ``search.play_candidates``
+        ranks the same list, so the search looks at the plays greedy would weigh."""
+        p = st.players[me]
+        base = score_diff(st.board, me, st.n)
         plan_cache: list[Any] = []
         gv = self.gold_value(p.gold)
+        out: list[tuple[float, Move]] = []
         for cid in sorted(set(p.hand)):
             card = CARDS[cid]
-            v = self.sale_value(card, gv)
-            if v > best_v:
-                best_v, best_m = v, {"act": "sell", "card": cid}
+            out.append((self.sale_value(card, gv), {"act": "sell", "card": cid}))
             if card.cost > p.gold:
                 continue
             for option in range(len(card.actions)):
                 got = self.best_action(st, me, card, option, base, plan_cache)
-                if got is None:
-                    continue
-                gain, extra, move = got
-                v = gain - (card.cost + extra) * gv
-                if v > best_v:
-                    best_v, best_m = v, move
-        return best_m
+                if got is not None:
+                    gain, extra, move = got
+                    out.append((gain - (card.cost + extra) * gv, move))
+        return out
 
     # --- judgement -----------------------------------------------------------------------
 

@@ -51,7 +51,7 @@ from collections import Counter
 from typing import Any
 
 from games.engine.core import Rng, mean, stderr
-from games.engine.domaine.cards import CARDS, LETTERS, full_deck_by_letter
+from games.engine.domaine.cards import LETTERS, full_deck_by_letter
 from games.engine.domaine.engine import ENGINE, PlayerView
 from games.engine.domaine.state import OVER, PLAY, SETUP, TAKE, State
 
@@ -157,26 +157,11 @@ def rollout(greedy: Any, st: State, me: int, rounds: int | None = ROLLOUT_ROUNDS
 
 
 def play_candidates(greedy: Any, st: State, me: int, default: Move, limit: int = PLAY_CANDIDATES) -> list[Move]:
-    """``default`` then the best use of each card and option and each sale, by greedy's value; ``limit`` at most."""
-    p = st.players[me]
-    base = greedy.score_diff(st.board, me, st.n)
-    gv = greedy.gold_value(p.gold)
-    scored: list[tuple[float, int, Move]] = []
-    cache: list[Any] = []
-    for cid in sorted(set(p.hand)):
-        card = CARDS[cid]
-        sale = greedy.sale_value(card, gv)
-        scored.append((sale, len(scored), {"act": "sell", "card": cid}))
-        if card.cost > p.gold:
-            continue
-        for option in range(len(card.actions)):
-            got = greedy.best_action(st, me, card, option, base, cache)
-            if got is not None:
-                gain, extra, move = got
-                scored.append((gain - (card.cost + extra) * gv, len(scored), move))
-    scored.sort(key=lambda t: (-t[0], t[1]))
+    """``default`` then the best use of each card and option and each sale, by greedy's value
+    (``greedy.uses``, ties in its order); ``limit`` at most."""
+    ranked = sorted(enumerate(greedy.uses(st, me)), key=lambda t: (-t[1][0], t[0]))
     out = [default]
-    for _, _, move in scored:
+    for _, (_, move) in ranked:
         if move not in out:
             out.append(move)
     return out[:limit]
@@ -201,8 +186,8 @@ class SearchBot:
     Args:
         greedy: the greedy bot's judgement (a ``greedy.Greedy``, ``bots.GREEDY`` for the levels):
             attributes ``bot(view, rng)``, ``setup``, ``take``, ``play`` (each ``(state, seat) ->
-            move``), ``best_action``, ``gold_value``, ``sale_value`` and ``score_diff``; passed in
-            so that the rollouts play with the weights of the greedy whose moves are searched.
+            move``) and ``uses`` (its weighed card uses); passed in so that the rollouts play with
+            the weights of the greedy whose moves are searched.
         iterations: rollouts per searched move (the budget; the same seed gives the same move).
         rounds: rounds each rollout plays before it is scored, or ``None`` to play to the end.
         candidates: plays searched at most (greedy's own first).
